@@ -1,0 +1,54 @@
+# The two commands: `make run` (the service with a real local model) and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PIP_QUIET ?= -q
+# llama.cpp's native CPU detection crashes on these machines; build for a generic target.
+LOCAL_CMAKE_ARGS := -DGGML_NATIVE=OFF
+
+.PHONY: run test lint typecheck pytest test-local migrate serve format clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install $(PIP_QUIET) --upgrade pip
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install $(PIP_QUIET) -e '.[dev]'
+	touch $@
+
+$(VENV)/.local-installed: pyproject.toml | $(BIN)/python
+	@echo "Building llama-cpp-python for the local model (about 6 minutes, once)..."
+	CMAKE_ARGS="$(LOCAL_CMAKE_ARGS)" $(BIN)/pip install $(PIP_QUIET) -e '.[local]'
+	touch $@
+
+run: $(VENV)/.local-installed
+	$(BIN)/pantheon run-local
+
+serve: $(VENV)/.dev-installed
+	$(BIN)/pantheon migrate
+	$(BIN)/pantheon serve
+
+migrate: $(VENV)/.dev-installed
+	$(BIN)/pantheon migrate
+
+test: lint typecheck pytest
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+
+typecheck: $(VENV)/.dev-installed
+	$(BIN)/mypy
+
+pytest: $(VENV)/.dev-installed
+	$(BIN)/pytest
+
+test-local: $(VENV)/.dev-installed $(VENV)/.local-installed
+	$(BIN)/pytest -m local_model
+
+format: $(VENV)/.dev-installed
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache

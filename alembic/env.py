@@ -1,0 +1,50 @@
+"""Alembic environment: async engine, URL from Pantheon settings unless the caller set one."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import context
+from sqlalchemy import Connection
+
+from pantheon.db import models  # noqa: F401  (registers every table on the metadata)
+from pantheon.db.base import Base
+from pantheon.db.engine import create_engine
+from pantheon.settings import Settings
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def _url() -> str:
+    url = config.attributes.get("database_url")
+    return str(url) if url else Settings().resolved_database_url
+
+
+def _configure(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+        compare_type=True,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def _run_online() -> None:
+    engine = create_engine(_url())
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(_configure)
+            await connection.commit()
+    finally:
+        await engine.dispose()
+
+
+if context.is_offline_mode():
+    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+else:
+    asyncio.run(_run_online())

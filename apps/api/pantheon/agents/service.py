@@ -1,0 +1,76 @@
+"""Agent rules: known model aliases, one key per owner, soft delete that leaves rosters."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import delete
+
+from pantheon.agents.repository import AgentRepository
+from pantheon.agents.schemas import AgentCreate, AgentUpdate
+from pantheon.db.base import utcnow
+from pantheon.db.models import Agent, RoomAgent
+from pantheon.errors import Conflict, Unprocessable, not_found
+from pantheon.llm.registry import ModelRegistry
+
+
+def check_model(registry: ModelRegistry, alias: str) -> str:
+    """422 naming the known aliases when ``alias`` is not configured."""
+    if alias not in registry:
+        known = ", ".join(registry.names())
+        raise Unprocessable(f"unknown model alias '{alias}'; known aliases: {known}")
+    return alias
+
+
+class AgentService:
+    def __init__(self, repo: AgentRepository, registry: ModelRegistry, default_model: str):
+        self.repo = repo
+        self.registry = registry
+        self.default_model = default_model
+
+    async def get(self, owner_id: uuid.UUID, agent_id: str) -> Agent:
+        agent = await self.repo.get(owner_id, agent_id)
+        if agent is None:
+            raise not_found("agent", agent_id)
+        return agent
+
+    async def _check_key_free(self, owner_id: uuid.UUID, key: str, exclude: Agent | None) -> None:
+        existing = await self.repo.by_key(owner_id, key)
+        if existing is not None and existing is not exclude:
+            raise Conflict(f"an agent with key '{key}' already exists ({existing.id})")
+
+    async def create(self, owner_id: uuid.UUID, data: AgentCreate) -> Agent:
+        model = check_model(self.registry, data.model or self.default_model)
+        await self._check_key_free(owner_id, data.key, None)
+        agent = Agent(
+            owner_id=owner_id,
+            key=data.key,
+            name=data.name,
+            role_prompt=data.role_prompt,
+            model=model,
+            tools=list(data.tools),
+            created_at=utcnow(),
+        )
+        self.repo.add(agent)
+        await self.repo.session.flush()
+        return agent
+
+    async def update(self, owner_id: uuid.UUID, agent_id: str, data: AgentUpdate) -> Agent:
+        agent = await self.get(owner_id, agent_id)
+        changes = data.model_dump(exclude_unset=True)
+        if changes.get("model") is not None:
+            check_model(self.registry, changes["model"])
+        if changes.get("key") is not None:
+            await self._check_key_free(owner_id, changes["key"], agent)
+        for field, value in changes.items():
+            if value is None:
+                raise Unprocessable(f"'{field}' cannot be null")
+            setattr(agent, field, value)
+        agent.updated_at = utcnow()
+        await self.repo.session.flush()
+        return agent
+
+    async def delete(self, owner_id: uuid.UUID, agent_id: str) -> None:
+        agent = await self.get(owner_id, agent_id)
+        agent.deleted_at = utcnow()
+        await self.repo.session.execute(delete(RoomAgent).where(RoomAgent.agent_id == agent.id))

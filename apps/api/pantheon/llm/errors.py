@@ -1,0 +1,40 @@
+"""The small error hierarchy every provider failure maps to.
+
+``code`` is a short, user-safe string that ends up in events and ``llm_calls`` rows;
+``retryable`` tells the gateway whether another attempt may help.
+"""
+
+from __future__ import annotations
+
+
+class LLMError(Exception):
+    code = "llm_error"
+    retryable = False
+
+    def __init__(self, message: str, *, retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_after_s = retry_after_s
+
+
+class RateLimited(LLMError):
+    code = "rate_limited"
+    retryable = True
+
+
+class Unavailable(LLMError):
+    code = "unavailable"
+    retryable = True
+
+
+class Timeout(LLMError):
+    code = "timeout"
+    retryable = True
+
+
+class BadRequest(LLMError):
+    code = "bad_request"
+
+
+class UnknownModel(BadRequest):
+    code = "unknown_model"

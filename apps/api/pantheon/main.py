@@ -1,0 +1,55 @@
+"""The application factory. Everything with a lifetime is built in the lifespan, not at import."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+from fastapi import FastAPI
+
+from pantheon.api import mount_routers
+from pantheon.auth import ensure_local_user
+from pantheon.db.engine import Database
+from pantheon.errors import install_error_handlers
+from pantheon.llm.factory import build_gateway
+from pantheon.llm.http import make_http_client
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.settings import Settings
+
+log = logging.getLogger("pantheon")
+
+
+def create_app(
+    settings: Settings | None = None, *, scripted: ScriptedProvider | None = None
+) -> FastAPI:
+    """Build the ASGI app. ``scripted`` lets tests and demos drive the fake provider."""
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        db = Database.from_url(settings.resolved_database_url)
+        http = make_http_client(settings.llm)
+        app.state.settings = settings
+        app.state.db = db
+        app.state.gateway = build_gateway(settings, http, scripted=scripted)
+        try:
+            app.state.local_user_id = await ensure_local_user(db)
+            if settings.seed_demo:
+                from pantheon.seed import seed_demo_room
+
+                await seed_demo_room(db, app.state.local_user_id, settings)
+            yield
+        finally:
+            await http.aclose()
+            await db.dispose()
+
+    app = FastAPI(
+        title="Pantheon",
+        version="0.1.0",
+        summary="Self-hosted multi-agent chat: rooms of AI agents, turns streamed over SSE.",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    mount_routers(app)
+    return app

@@ -1,0 +1,49 @@
+"""Room and roster schemas (field names are part of the public contract)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from pantheon.schemas import ReadSchema
+
+RoomMode = Literal["manual", "roundtable", "orchestrator"]
+
+
+class RoomCreate(BaseModel):
+    name: str = Field(min_length=1, max_length=200)
+    description: str = Field(default="", max_length=5_000)
+    mode: RoomMode = "roundtable"
+    manager_model: str | None = Field(default=None, description="Alias; server default if null")
+
+
+class RoomUpdate(BaseModel):
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    description: str | None = Field(default=None, max_length=5_000)
+    mode: RoomMode | None = None
+    manager_model: str | None = None
+
+
+class RosterEntry(BaseModel):
+    agent_id: uuid.UUID
+    key: str
+    name: str
+    position: int
+
+
+class RoomRead(ReadSchema):
+    id: uuid.UUID
+    name: str
+    description: str
+    mode: RoomMode
+    manager_model: str | None
+    agents: list[RosterEntry]
+    created_at: datetime
+
+
+class RosterAdd(BaseModel):
+    agent_id: uuid.UUID
+    position: int | None = Field(default=None, ge=0, description="Insert here; end if omitted")

@@ -1,0 +1,52 @@
+"""The demo room ``make run`` shows on first start: three agents with distinct roles."""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import select
+
+from pantheon.db.base import utcnow
+from pantheon.db.engine import Database
+from pantheon.db.models import Agent, Room, RoomAgent
+from pantheon.db.uow import unit_of_work
+from pantheon.settings import Settings
+
+DEMO_AGENTS = (
+    ("planner", "Planner", "You break the user's problem into clear, ordered steps."),
+    ("critic", "Critic", "You look for risks, mistakes and missing cases, briefly."),
+    ("writer", "Writer", "You write the final answer plainly and concisely for the user."),
+)
+
+
+async def seed_demo_room(db: Database, owner_id: uuid.UUID, settings: Settings) -> bool:
+    """Create the demo room unless the owner already has a room; True when created."""
+    async with unit_of_work(db, write=True) as session:
+        if await session.scalar(select(Room.id).where(Room.owner_id == owner_id).limit(1)):
+            return False
+        now = utcnow()
+        room = Room(
+            owner_id=owner_id,
+            name="Demo room",
+            description="Three agents on a local model; try each mode.",
+            mode="orchestrator",
+            created_at=now,
+        )
+        session.add(room)
+        for position, (key, name, role) in enumerate(DEMO_AGENTS):
+            existing = await session.scalar(
+                select(Agent).where(Agent.owner_id == owner_id, Agent.key == key)
+            )
+            agent = existing or Agent(
+                owner_id=owner_id,
+                key=key,
+                name=name,
+                role_prompt=role,
+                model=settings.default_model,
+                tools=[],
+                created_at=now,
+            )
+            session.add(agent)
+            await session.flush()
+            session.add(RoomAgent(room_id=room.id, agent_id=agent.id, position=position))
+        return True

@@ -1,0 +1,79 @@
+"""Runtime configuration: one pydantic-settings object, env prefix ``PANTHEON_``.
+
+Nested groups use ``__`` in environment names (``PANTHEON_ORCHESTRATOR__MAX_DEPTH``); the
+names promised by the spec (``PANTHEON_DATABASE_URL`` ...) are top-level fields.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class LLMSettings(BaseModel):
+    """Upstream call behaviour: timeouts and the retry budget."""
+
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 120.0
+    max_attempts: int = Field(default=4, ge=1, le=10)
+    backoff_base_s: float = 0.25
+    backoff_max_s: float = 8.0
+    max_connections: int = 512
+
+
+class OrchestratorSettings(BaseModel):
+    """Bounds of the orchestrator loop (SPEC: depth 3, cap 12, at most 3 per round)."""
+
+    max_depth: int = Field(default=3, ge=1, le=10)
+    max_specialist_invocations: int = Field(default=12, ge=1, le=100)
+    max_agents_per_round: int = Field(default=3, ge=1, le=20)
+    sequential_specialists: bool = False
+
+
+class SSESettings(BaseModel):
+    """Streaming behaviour."""
+
+    keepalive_s: float = Field(default=15.0, gt=0, le=15.0)
+
+
+class TurnSettings(BaseModel):
+    """Limits on what one turn may ask for."""
+
+    max_message_chars: int = Field(default=32_000, ge=1)
+    history_messages: int = Field(default=40, ge=0)
+    shutdown_grace_s: float = Field(default=30.0, ge=0)
+    idempotency_ttl_s: float = Field(default=86_400.0, ge=86_400.0)
+
+
+class Settings(BaseSettings):
+    """Everything the service reads from its environment."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="PANTHEON_",
+        env_nested_delimiter="__",
+        env_file=".env",
+        extra="ignore",
+    )
+
+    data_dir: Path = Path("data")
+    database_url: str = ""
+    models_file: Path | None = None
+    default_model: str = "scripted"
+    auth_mode: Literal["local", "keys"] = "local"
+    seed_demo: bool = False
+    log_level: str = "INFO"
+
+    llm: LLMSettings = LLMSettings()
+    orchestrator: OrchestratorSettings = OrchestratorSettings()
+    sse: SSESettings = SSESettings()
+    turns: TurnSettings = TurnSettings()
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The configured URL, or a SQLite file inside ``data_dir``."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'pantheon.db').resolve()}"

@@ -1,0 +1,31 @@
+"""Health, readiness and the model list."""
+
+from __future__ import annotations
+
+import httpx
+
+from pantheon.db.migrations import downgrade
+
+
+async def test_health(client: httpx.AsyncClient) -> None:
+    response = await client.get("/health")
+    assert response.json() == {"status": "ok"}
+
+
+async def test_ready_when_migrated(client: httpx.AsyncClient) -> None:
+    response = await client.get("/ready")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ready"}
+
+
+async def test_ready_503_when_schema_behind(client: httpx.AsyncClient, db_url: str) -> None:
+    await downgrade(db_url, "base")
+    response = await client.get("/ready")
+    assert response.status_code == 503
+    assert "latest migration" in response.json()["detail"]
+
+
+async def test_models_lists_builtin_scripted_alias(client: httpx.AsyncClient) -> None:
+    body = (await client.get("/v1/models")).json()
+    assert "scripted" in [m["name"] for m in body["items"]]
+    assert body["total"] == len(body["items"])

@@ -1,0 +1,42 @@
+"""Migrations on both databases: upgrade from empty, no drift from the models, downgrade."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, inspect
+
+from pantheon.db.base import Base
+from pantheon.db.engine import create_engine
+from pantheon.db.migrations import downgrade, upgrade
+
+TABLES = {
+    "users", "api_keys", "rooms", "agents", "room_agents", "sessions",
+    "turns", "messages", "llm_calls", "turn_events",
+}  # fmt: skip
+
+
+def _diff(connection: Connection) -> list[Any]:
+    context = MigrationContext.configure(connection, opts={"compare_type": True})
+    return list(compare_metadata(context, Base.metadata))
+
+
+def _tables(connection: Connection) -> set[str]:
+    return set(inspect(connection).get_table_names()) - {"alembic_version"}
+
+
+async def test_upgrade_matches_models_then_downgrade_to_base(db_url: str) -> None:
+    await upgrade(db_url)
+    engine = create_engine(db_url)
+    try:
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_tables) == TABLES
+            assert await conn.run_sync(_diff) == []
+        await downgrade(db_url, "base")
+        async with engine.connect() as conn:
+            assert await conn.run_sync(_tables) == set()
+        await upgrade(db_url)
+    finally:
+        await engine.dispose()

@@ -1,0 +1,36 @@
+"""Builders that create resources through the public API, the way a client would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+async def create_agent(client: httpx.AsyncClient, key: str, **fields: Any) -> dict[str, Any]:
+    body = {"key": key, "name": key.title(), "role_prompt": f"You are {key}.", **fields}
+    response = await client.post("/v1/agents", json=body)
+    assert response.status_code == 201, response.text
+    agent: dict[str, Any] = response.json()
+    return agent
+
+
+async def create_room(
+    client: httpx.AsyncClient, agent_keys: list[str] | None = None, **fields: Any
+) -> dict[str, Any]:
+    response = await client.post("/v1/rooms", json={"name": "Room", **fields})
+    assert response.status_code == 201, response.text
+    room: dict[str, Any] = response.json()
+    for key in agent_keys or []:
+        agent = await create_agent(client, key)
+        added = await client.post(f"/v1/rooms/{room['id']}/agents", json={"agent_id": agent["id"]})
+        assert added.status_code == 201, added.text
+        room = added.json()
+    return room
+
+
+async def create_session(client: httpx.AsyncClient, room_id: str) -> dict[str, Any]:
+    response = await client.post(f"/v1/rooms/{room_id}/sessions", json={"title": "t"})
+    assert response.status_code == 201, response.text
+    session: dict[str, Any] = response.json()
+    return session

@@ -1,0 +1,45 @@
+"""PostgreSQL for tests: a throwaway database per test on the server at PANTHEON_TEST_PG_DSN.
+
+Outside CI the ``postgres`` tests are skipped, with the reason shown, when no server answers;
+with ``CI=true`` they are mandatory and an unreachable server fails the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+DEFAULT_DSN = "postgresql://postgres:postgres@127.0.0.1:5432/postgres"
+
+
+def admin_dsn() -> str:
+    return os.environ.get("PANTHEON_TEST_PG_DSN", DEFAULT_DSN)
+
+
+async def _admin_connection() -> asyncpg.Connection:
+    try:
+        return await asyncpg.connect(admin_dsn(), timeout=5)
+    except (OSError, asyncpg.PostgresError) as exc:
+        reason = f"PostgreSQL not reachable at {admin_dsn()}: {exc}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{reason} (mandatory with CI=true)")
+        pytest.skip(reason)
+
+
+@contextlib.asynccontextmanager
+async def postgres_database() -> AsyncIterator[str]:
+    """Create an empty database, yield its SQLAlchemy async URL, drop it afterwards."""
+    admin = await _admin_connection()
+    name = f"pantheon_test_{uuid.uuid4().hex[:12]}"
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        base = admin_dsn().rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+        yield f"{base}/{name}"
+    finally:
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
