@@ -1,0 +1,31 @@
+"""Wiring: settings + the shared HTTP client -> a ready ``LLMGateway``.
+
+The gateway always has both providers: ``openai`` (any OpenAI-compatible endpoint, over
+the given client) and ``scripted`` (the in-package fake, or the one passed in so tests
+and demos can script it).
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from pantheon.llm.gateway import LLMGateway
+from pantheon.llm.providers.base import Provider
+from pantheon.llm.providers.openai_compat import OpenAICompatProvider
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.llm.registry import ModelRegistry
+from pantheon.settings import Settings
+
+
+def build_gateway(
+    settings: Settings,
+    client: httpx.AsyncClient,
+    *,
+    scripted: ScriptedProvider | None = None,
+) -> LLMGateway:
+    """The gateway for ``settings``; raises ``ValueError`` on a bad models file."""
+    providers: dict[str, Provider] = {
+        "openai": OpenAICompatProvider(client, settings.llm),
+        "scripted": scripted if scripted is not None else ScriptedProvider(),
+    }
+    return LLMGateway(ModelRegistry.from_settings(settings), providers, settings.llm)

@@ -1,0 +1,117 @@
+"""Model aliases: the operator's names for upstream models, loaded once at startup.
+
+``ModelRegistry.from_settings`` always contains the built-in ``scripted`` alias (the fake
+provider, no network) plus every ``[models.NAME]`` table of ``settings.models_file``.
+A malformed file fails loudly at startup with a ``ValueError`` naming the file and the
+alias, never later in the middle of a turn. Lookups of unknown names raise
+``UnknownModel`` listing the known aliases.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from pantheon.llm.errors import UnknownModel
+from pantheon.llm.types import ModelAlias
+from pantheon.settings import Settings
+
+SCRIPTED_ALIAS = ModelAlias(name="scripted", provider="scripted", model="scripted")
+
+_STR_KEYS = ("base_url", "model", "api_key_env", "provider")
+_FLOAT_KEYS = ("input_price_per_mtok", "output_price_per_mtok")
+_KNOWN_KEYS = frozenset((*_STR_KEYS, *_FLOAT_KEYS, "context_window"))
+_PROVIDERS = ("openai", "scripted")
+
+
+class ModelRegistry:
+    """An immutable name -> ``ModelAlias`` map."""
+
+    def __init__(self, aliases: Iterable[ModelAlias]) -> None:
+        self._aliases: dict[str, ModelAlias] = {a.name: a for a in aliases}
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ModelRegistry:
+        """The built-in ``scripted`` alias plus the aliases of ``settings.models_file``.
+
+        A file entry named ``scripted`` replaces the built-in one.
+        """
+        aliases = {SCRIPTED_ALIAS.name: SCRIPTED_ALIAS}
+        if settings.models_file is not None:
+            aliases.update({a.name: a for a in load_models_file(settings.models_file)})
+        return cls(aliases.values())
+
+    def get(self, name: str) -> ModelAlias:
+        try:
+            return self._aliases[name]
+        except KeyError:
+            known = ", ".join(self.names()) or "none"
+            raise UnknownModel(f"unknown model alias {name!r} (known: {known})") from None
+
+    def names(self) -> list[str]:
+        return sorted(self._aliases)
+
+    def all(self) -> list[ModelAlias]:
+        return [self._aliases[n] for n in self.names()]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._aliases
+
+    def __len__(self) -> int:
+        return len(self._aliases)
+
+
+def load_models_file(path: Path) -> list[ModelAlias]:
+    """Parse a models TOML file; ``ValueError`` naming the file (and alias) when invalid."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"models file {path}: cannot read ({exc.strerror or exc})") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"models file {path}: invalid TOML ({exc})") from exc
+    models = data.get("models", {})
+    if not isinstance(models, dict):
+        raise ValueError(f"models file {path}: 'models' must be a table of [models.NAME]")
+    aliases = []
+    for name, table in cast(dict[str, Any], models).items():
+        if not isinstance(table, dict):
+            raise ValueError(f"models file {path}: models.{name} must be a table")
+        try:
+            aliases.append(_parse_alias(name, cast(dict[str, Any], table)))
+        except ValueError as exc:
+            raise ValueError(f"models file {path}: models.{name}: {exc}") from None
+    return aliases
+
+
+def _parse_alias(name: str, table: Mapping[str, Any]) -> ModelAlias:
+    unknown = sorted(set(table) - _KNOWN_KEYS)
+    if unknown:
+        raise ValueError(f"unknown key(s) {', '.join(unknown)}")
+    for key in _STR_KEYS:
+        if key in table and not isinstance(table[key], str):
+            raise ValueError(f"{key} must be a string")
+    for key in _FLOAT_KEYS:
+        value = table.get(key, 0.0)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise ValueError(f"{key} must be a non-negative number")
+    window = table.get("context_window", 8192)
+    if isinstance(window, bool) or not isinstance(window, int) or window <= 0:
+        raise ValueError("context_window must be a positive integer")
+    provider = table.get("provider", "openai")
+    if provider not in _PROVIDERS:
+        raise ValueError(f"provider must be one of {', '.join(_PROVIDERS)}")
+    base_url = str(table.get("base_url", "")).strip().rstrip("/")
+    if provider == "openai" and not base_url:
+        raise ValueError("missing base_url")
+    return ModelAlias(
+        name=name,
+        provider=provider,
+        base_url=base_url,
+        model=table.get("model") or name,
+        api_key_env=table.get("api_key_env") or None,
+        input_price_per_mtok=float(table.get("input_price_per_mtok", 0.0)),
+        output_price_per_mtok=float(table.get("output_price_per_mtok", 0.0)),
+        context_window=window,
+    )
