@@ -11,6 +11,7 @@ from pantheon.deps import DatabaseDep, RegistryDep, UserIdDep
 from pantheon.errors import ServiceUnavailable
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
+from pantheon.turns.routes import router as turns_router
 
 ops = APIRouter(tags=["operations"])
 
@@ -75,3 +76,4 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(rooms_router)
     app.include_router(agents_router)
     app.include_router(sessions_router)
+    app.include_router(turns_router)

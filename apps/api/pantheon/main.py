@@ -16,6 +16,7 @@ from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
+from pantheon.turns.live import LiveTurnRegistry
 
 log = logging.getLogger("pantheon")
 
@@ -33,6 +34,7 @@ def create_app(
         app.state.settings = settings
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
+        app.state.live_turns = live_turns = LiveTurnRegistry()
         try:
             app.state.local_user_id = await ensure_local_user(db)
             if settings.seed_demo:
@@ -40,6 +42,7 @@ def create_app(
 
                 await seed_demo_room(db, app.state.local_user_id, settings)
             yield
+            await live_turns.shutdown(settings.turns.shutdown_grace_s)
         finally:
             await http.aclose()
             await db.dispose()

@@ -1,0 +1,148 @@
+"""Running turns: each is a task owned by the registry, not by the HTTP request.
+
+Promises:
+- Events get ``seq`` 1, 2, 3 ... in publish order; the buffer keeps all of them, so a
+  listener that joins late, or resumes after ``n``, gets exactly the events after ``n``
+  and then the live ones. Any number of listeners may follow one turn.
+- A session has at most one running turn; ``start`` is synchronous (no await between the
+  check and the insert), so two racing requests cannot both start one.
+- A turn leaves the registry only after its commit, so a reader that misses it here finds
+  it in the database.
+- ``shutdown`` refuses new turns, waits ``grace`` seconds for running ones, then cancels
+  the rest; each cancelled turn still records itself (status ``cancelled``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from pantheon.errors import Conflict, ServiceUnavailable, Unprocessable
+from pantheon.turns.events import TurnEvent, event_to_json
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedEvent:
+    seq: int
+    event: TurnEvent
+    data: str
+
+
+@dataclass(eq=False)
+class LiveTurn:
+    turn_id: str
+    session_id: str
+    owner_id: uuid.UUID
+    idempotency_key: str | None = None
+    request_hash: str | None = None
+    events: list[PublishedEvent] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def prepare(self, event: TurnEvent) -> PublishedEvent:
+        """The event as it will be published next, without publishing it yet."""
+        return PublishedEvent(len(self.events) + 1, event, event_to_json(event))
+
+    def append(self, published: PublishedEvent) -> None:
+        assert published.seq == len(self.events) + 1, "events are published in order"
+        self.events.append(published)
+        self._wake()
+
+    def publish(self, event: TurnEvent) -> PublishedEvent:
+        published = self.prepare(event)
+        self.append(published)
+        return published
+
+    def close(self) -> None:
+        """No more events: wake every listener so it can drain and stop."""
+        self.finished.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def follow(self, after: int = 0) -> AsyncIterator[PublishedEvent]:
+        """Buffered events after ``after``, then live ones until the turn is closed."""
+        position = after
+        while True:
+            changed = self._changed
+            while position < len(self.events):
+                yield self.events[position]
+                position += 1
+            if self.finished.is_set():
+                return
+            await changed.wait()
+
+    def cancel(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+class LiveTurnRegistry:
+    """The app's running turns, by turn id and by session id."""
+
+    def __init__(self) -> None:
+        self._by_turn: dict[str, LiveTurn] = {}
+        self._by_session: dict[str, LiveTurn] = {}
+        self.accepting = True
+
+    def get(self, turn_id: str) -> LiveTurn | None:
+        return self._by_turn.get(turn_id)
+
+    def running(self) -> list[LiveTurn]:
+        return list(self._by_turn.values())
+
+    def join_or_start(
+        self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
+    ) -> tuple[LiveTurn, bool]:
+        """Start ``live`` running ``body``, or return the running turn an idempotent retry
+        refers to. Returns (turn, started)."""
+        current = self._by_session.get(live.session_id)
+        if current is not None:
+            if live.idempotency_key is not None and current.idempotency_key == live.idempotency_key:
+                if current.request_hash != live.request_hash:
+                    raise Unprocessable("Idempotency-Key was used with a different request body")
+                return current, False
+            raise Conflict(
+                f"session {live.session_id} already has a running turn {current.turn_id}",
+                running_turn_id=current.turn_id,
+            )
+        if not self.accepting:
+            raise ServiceUnavailable("the server is shutting down; retry on another instance")
+        self._by_turn[live.turn_id] = live
+        self._by_session[live.session_id] = live
+        live.task = asyncio.create_task(self._run(live, body), name=f"turn-{live.turn_id}")
+        return live, True
+
+    async def _run(
+        self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
+    ) -> None:
+        try:
+            await body(live)
+        finally:
+            self._by_turn.pop(live.turn_id, None)
+            self._by_session.pop(live.session_id, None)
+            live.close()
+
+    async def shutdown(self, grace_s: float) -> None:
+        """Stop taking turns, let running ones finish for ``grace_s``, cancel the rest."""
+        self.accepting = False
+        tasks = [t.task for t in self.running() if t.task is not None]
+        if not tasks:
+            return
+        log.info("waiting up to %.1fs for %d running turn(s)", grace_s, len(tasks))
+        _done, pending = await asyncio.wait(tasks, timeout=grace_s)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,121 @@
+"""Everything checked before a turn may start, and the snapshot it runs on.
+
+All of it happens in one read-only unit whose connection is released before any LLM call.
+Bad input becomes a plain HTTP error here, with nothing persisted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pantheon.db.models import Agent, ChatSession, Message, Turn
+from pantheon.errors import Unprocessable, not_found
+from pantheon.rooms.repository import RoomRepository
+from pantheon.sessions.repository import SessionRepository
+from pantheon.settings import Settings
+from pantheon.turns.mentions import NoValidMention, require_mentions
+from pantheon.turns.repository import TurnRepository
+from pantheon.turns.schemas import TurnCreate
+from pantheon.turns.snapshot import AgentSnapshot, HistoryEntry, Mode, TurnSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Preflight:
+    """A started turn's snapshot, or the finished turn an idempotent retry refers to."""
+
+    snapshot: TurnSnapshot | None
+    existing: Turn | None = None
+
+
+def request_hash(data: TurnCreate) -> str:
+    canonical = json.dumps(data.model_dump(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _agent_snapshot(agent: Agent, position: int) -> AgentSnapshot:
+    return AgentSnapshot(
+        id=str(agent.id),
+        key=agent.key,
+        name=agent.name,
+        role_prompt=agent.role_prompt,
+        model=agent.model,
+        position=position,
+    )
+
+
+def _history_entry(message: Message) -> HistoryEntry:
+    role = message.role if message.role in ("user", "assistant", "manager") else "assistant"
+    return HistoryEntry(role, message.content, message.agent_key, message.agent_name)  # type: ignore[arg-type]
+
+
+async def _roster_and_mode(
+    db: AsyncSession, owner_id: uuid.UUID, chat: ChatSession, data: TurnCreate
+) -> tuple[Mode, tuple[AgentSnapshot, ...], str | None]:
+    if chat.agent_id is not None:
+        if data.mode not in (None, "standalone"):
+            raise Unprocessable(
+                f"a standalone session only runs 'standalone' turns, not '{data.mode}'"
+            )
+        agent = await db.get(Agent, chat.agent_id)
+        assert agent is not None  # the session query only returns sessions of live agents
+        return "standalone", (_agent_snapshot(agent, 0),), None
+    rooms = RoomRepository(db)
+    room = await rooms.get(owner_id, chat.room_id)  # type: ignore[arg-type]
+    assert room is not None  # likewise for live rooms
+    mode = data.mode or room.mode
+    if mode == "standalone":
+        raise Unprocessable("'standalone' turns need a session opened on one agent, not a room")
+    members = (await rooms.roster([room.id]))[room.id]
+    if not members:
+        raise Unprocessable(
+            f"room {room.id} has no agents; add one with POST /v1/rooms/{{id}}/agents"
+        )
+    roster = tuple(_agent_snapshot(agent, member.position) for member, agent in members)
+    return mode, roster, room.manager_model  # type: ignore[return-value]
+
+
+async def prepare_turn(
+    db: AsyncSession,
+    settings: Settings,
+    owner_id: uuid.UUID,
+    session_id: str,
+    data: TurnCreate,
+    idempotency_key: str | None,
+) -> Preflight:
+    """Validate the request and freeze what the turn will see."""
+    chat = await SessionRepository(db).get(owner_id, session_id)
+    if chat is None:
+        raise not_found("session", session_id)
+    turns = TurnRepository(db)
+    if idempotency_key is not None:
+        existing = await turns.by_idempotency_key(chat.id, idempotency_key)
+        if existing is not None:
+            if existing.request_hash != request_hash(data):
+                raise Unprocessable("Idempotency-Key was used with a different request body")
+            return Preflight(None, existing)
+    limit = settings.turns.max_message_chars
+    if len(data.message) > limit:
+        raise Unprocessable(f"message is {len(data.message)} characters; the limit is {limit}")
+    mode, roster, manager_model = await _roster_and_mode(db, owner_id, chat, data)
+    if mode == "manual":
+        try:
+            require_mentions(data.message, roster)
+        except NoValidMention as exc:
+            raise Unprocessable(str(exc), room_keys=exc.keys) from exc
+    history = await turns.history(chat.id, settings.turns.history_messages)
+    snapshot = TurnSnapshot(
+        turn_id=str(uuid.uuid4()),
+        session_id=str(chat.id),
+        mode=mode,
+        message=data.message,
+        roster=roster,
+        manager_model=manager_model or settings.default_model,
+        history=tuple(_history_entry(m) for m in history),
+        orchestrator=settings.orchestrator,
+    )
+    return Preflight(snapshot)

@@ -1,0 +1,63 @@
+"""Turn queries: turns are reached through a live session of their owner, never directly."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from sqlalchemy import select
+
+from pantheon.db.models import LLMCall, Message, Turn, TurnEventRow
+from pantheon.db.repository import Repository, as_uuid
+from pantheon.sessions.repository import SessionRepository
+
+
+class TurnRepository(Repository):
+    async def get(self, owner_id: uuid.UUID, turn_id: str | uuid.UUID) -> Turn | None:
+        """The turn, if it belongs to a live session of ``owner_id``."""
+        ident = as_uuid(turn_id)
+        if ident is None:
+            return None
+        turn = await self.session.get(Turn, ident)
+        if turn is None or await SessionRepository(self.session).get(owner_id, turn.session_id):
+            return turn
+        return None
+
+    async def by_idempotency_key(self, session_id: uuid.UUID, key: str) -> Turn | None:
+        query = select(Turn).where(Turn.session_id == session_id, Turn.idempotency_key == key)
+        return await self.session.scalar(query)
+
+    async def list_for_session(
+        self, session_id: uuid.UUID, *, limit: int, offset: int
+    ) -> tuple[list[Turn], int]:
+        query = select(Turn).where(Turn.session_id == session_id).order_by(Turn.created_at, Turn.id)
+        return await self.page(query, limit=limit, offset=offset)
+
+    async def messages(self, turn_id: uuid.UUID) -> list[Message]:
+        query = select(Message).where(Message.turn_id == turn_id).order_by(Message.seq)
+        return list((await self.session.scalars(query)).all())
+
+    async def llm_calls(self, turn_id: uuid.UUID) -> list[LLMCall]:
+        query = select(LLMCall).where(LLMCall.turn_id == turn_id).order_by(LLMCall.seq)
+        return list((await self.session.scalars(query)).all())
+
+    async def events_after(
+        self, turn_id: uuid.UUID, after: int
+    ) -> list[tuple[int, dict[str, Any]]]:
+        query = (
+            select(TurnEventRow.seq, TurnEventRow.data)
+            .where(TurnEventRow.turn_id == turn_id, TurnEventRow.seq > after)
+            .order_by(TurnEventRow.seq)
+        )
+        return [(seq, data) for seq, data in await self.session.execute(query)]
+
+    async def history(self, session_id: uuid.UUID, limit: int) -> list[Message]:
+        """The newest ``limit`` visible messages, returned oldest first."""
+        query = (
+            select(Message)
+            .join(Turn, Turn.id == Message.turn_id)
+            .where(Message.session_id == session_id, Message.visible.is_(True))
+            .order_by(Turn.created_at.desc(), Message.seq.desc())
+            .limit(limit)
+        )
+        return list(reversed((await self.session.scalars(query)).all()))

@@ -1,0 +1,121 @@
+"""Turn routes: POST a turn (JSON or SSE, one code path), read, follow events, cancel."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.errors import Unprocessable, not_found
+from pantheon.schemas import Page, PageDep
+from pantheon.sessions.repository import SessionRepository
+from pantheon.turns.live import LiveTurnRegistry
+from pantheon.turns.repository import TurnRepository
+from pantheon.turns.schemas import TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.service import TurnService
+from pantheon.turns.views import turn_read
+
+router = APIRouter(tags=["turns"])
+SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
+
+
+def _service(
+    request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
+) -> TurnService:
+    registry: LiveTurnRegistry = request.app.state.live_turns
+    return TurnService(db, gateway, settings, registry)
+
+
+ServiceDep = Annotated[TurnService, Depends(_service)]
+
+
+def _wants_stream(request: Request, stream: bool) -> bool:
+    return stream or "text/event-stream" in request.headers.get("accept", "")
+
+
+def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventSourceResponse:
+    async def messages() -> AsyncIterator[ServerSentEvent]:
+        async for seq, data in events:
+            yield ServerSentEvent(data=data, id=str(seq))
+
+    return EventSourceResponse(messages(), ping=keepalive_s, headers=SSE_HEADERS)
+
+
+def _after(last_event_id: str | None, after: int | None) -> int:
+    if after is not None:
+        return after
+    if last_event_id is None or last_event_id == "":
+        return 0
+    if not last_event_id.isdigit():
+        raise Unprocessable(f"Last-Event-ID must be an event number, got '{last_event_id}'")
+    return int(last_event_id)
+
+
+@router.post(
+    "/v1/sessions/{session_id}/turns",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TurnDetail,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
+)
+async def create_turn(
+    session_id: str,
+    data: TurnCreate,
+    request: Request,
+    service: ServiceDep,
+    user: UserIdDep,
+    stream: Annotated[bool, Query(description="Stream the turn as SSE")] = False,
+    idempotency_key: Annotated[str | None, Header(max_length=200)] = None,
+) -> object:
+    """Run a turn; JSON waits for the whole turn, SSE streams it as it happens."""
+    started = await service.start(user, session_id, data, idempotency_key)
+    if _wants_stream(request, stream):
+        events = await service.events(user, started.turn_id, 0)
+        return _sse(events, service.settings.sse.keepalive_s)
+    return await service.wait_for_detail(user, started)
+
+
+@router.get("/v1/sessions/{session_id}/turns")
+async def list_session_turns(
+    session_id: str, uow: UoWDep, user: UserIdDep, page: PageDep
+) -> Page[TurnRead]:
+    """The session's finished turns, oldest first."""
+    chat = await SessionRepository(uow).get(user, session_id)
+    if chat is None:
+        raise not_found("session", session_id)
+    rows, total = await TurnRepository(uow).list_for_session(
+        chat.id, limit=page.limit, offset=page.offset
+    )
+    items = [turn_read(row) for row in rows]
+    return Page[TurnRead](items=items, total=total, limit=page.limit, offset=page.offset)
+
+
+@router.get("/v1/turns/{turn_id}")
+async def get_turn(turn_id: str, service: ServiceDep, user: UserIdDep) -> TurnDetail:
+    """A finished turn with its messages and LLM calls (409 while it is still running)."""
+    return await service.detail(user, turn_id)
+
+
+@router.get(
+    "/v1/turns/{turn_id}/events",
+    response_class=Response,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
+)
+async def turn_events(
+    turn_id: str,
+    service: ServiceDep,
+    user: UserIdDep,
+    last_event_id: Annotated[str | None, Header()] = None,
+    after: Annotated[int | None, Query(ge=0, description="Resume after this event")] = None,
+) -> EventSourceResponse:
+    """Replay and follow a turn's events; resume with Last-Event-ID or ?after=n."""
+    events = await service.events(user, turn_id, _after(last_event_id, after))
+    return _sse(events, service.settings.sse.keepalive_s)
+
+
+@router.post("/v1/turns/{turn_id}/cancel")
+async def cancel_turn(turn_id: str, service: ServiceDep, user: UserIdDep) -> TurnRead:
+    """Stop a running turn; what it produced so far is kept (409 once it has finished)."""
+    return await service.cancel(user, turn_id)

@@ -1,0 +1,115 @@
+"""The body of a live turn: run the engine, publish its events, record once, then finish.
+
+Order of the last steps (the promise clients rely on): the engine stops; the turn, its
+messages, calls and events (including ``turn_completed``) commit in one transaction that
+a disconnect or cancel cannot interrupt; only then is ``turn_completed`` published. When
+the engine itself breaks, the turn is recorded ``failed`` and ends with an ``error`` event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+
+from pantheon.db.base import utcnow
+from pantheon.db.engine import Database
+from pantheon.llm.gateway import LLMGateway
+from pantheon.turns.engine import run_turn
+from pantheon.turns.events import ErrorEvent, TurnCompletedEvent
+from pantheon.turns.live import LiveTurn
+from pantheon.turns.record import TurnRecord
+from pantheon.turns.recorder import FinishedTurn, plan_message_ids, record_turn
+from pantheon.turns.snapshot import TurnSnapshot
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnJob:
+    snapshot: TurnSnapshot
+    gateway: LLMGateway
+    db: Database
+
+
+async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> str | None:
+    """Run the engine to its end; the turn's error code when it broke or was cancelled."""
+    try:
+        async with contextlib.aclosing(run_turn(job.snapshot, job.gateway, record)) as events:
+            async for event in events:
+                live.publish(event)
+    except asyncio.CancelledError:
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()  # the turn was stopped; recording it is still our job
+        return "cancelled"
+    except Exception:
+        log.exception("turn %s: the engine failed", job.snapshot.turn_id)
+        return "internal_error"
+    return None
+
+
+async def _shielded(coro_task: asyncio.Task[None]) -> None:
+    """Await a write that must finish even if this task is cancelled meanwhile."""
+    while True:
+        try:
+            await asyncio.shield(coro_task)
+            return
+        except asyncio.CancelledError:
+            if coro_task.done():
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+
+
+async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
+    """The live turn's task body (see the module docstring for the ordering)."""
+    started_at = utcnow()
+    record = TurnRecord()
+    error_code = await _drive_engine(job, live, record)
+    if error_code == "cancelled":
+        status = "cancelled"
+    elif error_code is not None:
+        status = "failed"
+    else:
+        status = record.status
+    finished = FinishedTurn(
+        snapshot=job.snapshot, record=record, status=status,
+        error_code=error_code if error_code != "cancelled" else None,
+        started_at=started_at, finished_at=utcnow(),
+        message_ids=plan_message_ids(record),
+        idempotency_key=live.idempotency_key, request_hash=live.request_hash,
+    )  # fmt: skip
+    turn_id = job.snapshot.turn_id
+    if error_code == "internal_error":
+        final: ErrorEvent | TurnCompletedEvent = ErrorEvent(
+            turn_id=turn_id, code="internal_error", message="the turn could not run"
+        )
+    else:
+        final = TurnCompletedEvent(
+            turn_id=turn_id, status=status, usage=record.usage(),
+            message_ids=[str(i) for i in finished.message_ids],
+        )  # fmt: skip
+    await _record_and_finish(job, live, finished, final)
+
+
+async def _record_and_finish(
+    job: TurnJob, live: LiveTurn, finished: FinishedTurn, final: ErrorEvent | TurnCompletedEvent
+) -> None:
+    last = live.prepare(final)
+    write = asyncio.create_task(record_turn(job.db, finished, [*live.events, last]))
+    try:
+        await _shielded(write)
+    except Exception:
+        log.exception("turn %s: recording failed; nothing was written", finished.snapshot.turn_id)
+        live.publish(
+            ErrorEvent(
+                turn_id=finished.snapshot.turn_id,
+                code="persistence_failed",
+                message="the turn could not be saved",
+            )
+        )
+        return
+    live.append(last)

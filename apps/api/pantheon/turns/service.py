@@ -1,0 +1,133 @@
+"""Turn use cases: start (or join) a turn, read it, follow its events, cancel it.
+
+Holds no database connection while a turn runs: preflight uses one read-only unit, the
+recorder one writing unit, and readers open their own short units.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from pantheon.db.engine import Database
+from pantheon.db.models import Turn
+from pantheon.db.uow import unit_of_work
+from pantheon.errors import Conflict, ServiceUnavailable, not_found
+from pantheon.llm.gateway import LLMGateway
+from pantheon.settings import Settings
+from pantheon.turns.live import LiveTurn, LiveTurnRegistry
+from pantheon.turns.preflight import prepare_turn, request_hash
+from pantheon.turns.repository import TurnRepository
+from pantheon.turns.runner import TurnJob, execute_turn
+from pantheon.turns.schemas import TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.views import turn_detail, turn_read
+
+
+@dataclass(frozen=True, slots=True)
+class StartedTurn:
+    """A turn this request started or joined (``live``), or a finished one it refers to."""
+
+    turn_id: str
+    live: LiveTurn | None
+
+
+@dataclass
+class TurnService:
+    db: Database
+    gateway: LLMGateway
+    settings: Settings
+    registry: LiveTurnRegistry
+
+    async def start(
+        self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
+    ) -> StartedTurn:
+        """Validate, then start a turn, or join the one this Idempotency-Key refers to."""
+        if not self.registry.accepting:
+            raise ServiceUnavailable("the server is shutting down; retry on another instance")
+        async with unit_of_work(self.db, write=False) as session:
+            prepared = await prepare_turn(session, self.settings, owner_id, session_id, data, key)
+        if prepared.existing is not None:
+            return StartedTurn(str(prepared.existing.id), None)
+        snapshot = prepared.snapshot
+        assert snapshot is not None
+        job = TurnJob(snapshot, self.gateway, self.db)
+        live = LiveTurn(
+            turn_id=snapshot.turn_id,
+            session_id=snapshot.session_id,
+            owner_id=owner_id,
+            idempotency_key=key,
+            request_hash=request_hash(data) if key is not None else None,
+        )
+        joined, _started = self.registry.join_or_start(live, lambda t: execute_turn(job, t))
+        return StartedTurn(joined.turn_id, joined)
+
+    def live_turn(self, owner_id: uuid.UUID, turn_id: str) -> LiveTurn | None:
+        live = self.registry.get(turn_id)
+        return live if live is not None and live.owner_id == owner_id else None
+
+    async def _finished(self, owner_id: uuid.UUID, turn_id: str) -> Turn | None:
+        async with unit_of_work(self.db, write=False) as session:
+            return await TurnRepository(session).get(owner_id, turn_id)
+
+    async def detail(self, owner_id: uuid.UUID, turn_id: str) -> TurnDetail:
+        async with unit_of_work(self.db, write=False) as session:
+            repo = TurnRepository(session)
+            turn = await repo.get(owner_id, turn_id)
+            if turn is None:
+                if self.live_turn(owner_id, turn_id) is not None:
+                    raise Conflict(f"turn {turn_id} is still running; follow its events")
+                raise not_found("turn", turn_id)
+            return turn_detail(turn, await repo.messages(turn.id), await repo.llm_calls(turn.id))
+
+    async def wait_for_detail(self, owner_id: uuid.UUID, started: StartedTurn) -> TurnDetail:
+        """The finished turn; a client that goes away while waiting does not stop it."""
+        if started.live is not None:
+            await started.live.finished.wait()
+        try:
+            return await self.detail(owner_id, started.turn_id)
+        except Exception as exc:
+            if isinstance(exc, Conflict):
+                raise
+            raise ServiceUnavailable(f"turn {started.turn_id} could not be saved") from exc
+
+    async def events(
+        self, owner_id: uuid.UUID, turn_id: str, after: int
+    ) -> AsyncIterator[tuple[int, str]]:
+        """The turn's events after ``after``: live when running, else from the event log.
+
+        Raises 404 before the first event, so the route can answer with a plain error."""
+        live = self.live_turn(owner_id, turn_id)
+        if live is not None:
+            return _follow_live(live, after)
+        turn = await self._finished(owner_id, turn_id)
+        if turn is None:
+            raise not_found("turn", turn_id)
+        return self._replay(turn.id, after)
+
+    async def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[tuple[int, str]]:
+        async with unit_of_work(self.db, write=False) as session:
+            rows = await TurnRepository(session).events_after(turn_id, after)
+        for seq, data in rows:
+            yield seq, json.dumps(data, separators=(",", ":"))
+
+    async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:
+        """Stop a running turn; what it produced so far is kept (status ``cancelled``)."""
+        live = self.live_turn(owner_id, turn_id)
+        if live is None:
+            turn = await self._finished(owner_id, turn_id)
+            if turn is None:
+                raise not_found("turn", turn_id)
+            raise Conflict(f"turn {turn_id} already finished with status '{turn.status}'")
+        live.cancel()
+        await live.finished.wait()
+        turn = await self._finished(owner_id, turn_id)
+        if turn is None:
+            raise ServiceUnavailable(f"turn {turn_id} could not be saved")
+        return turn_read(turn)
+
+
+async def _follow_live(live: LiveTurn, after: int) -> AsyncIterator[tuple[int, str]]:
+    async for published in live.follow(after):
+        yield published.seq, published.data

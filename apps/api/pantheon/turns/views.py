@@ -1,0 +1,41 @@
+"""ORM rows to read schemas for turns (usage is stored flat, read nested)."""
+
+from __future__ import annotations
+
+from pantheon.db.models import LLMCall, Message, Turn
+from pantheon.sessions.schemas import MessageRead
+from pantheon.turns.schemas import LLMCallRead, TurnDetail, TurnRead, TurnUsageRead
+
+
+def _fields(turn: Turn) -> dict[str, object]:
+    return {
+        "id": turn.id,
+        "session_id": turn.session_id,
+        "mode": turn.mode,
+        "status": turn.status,
+        "message": turn.message,
+        "output": turn.output,
+        "rounds": turn.rounds,
+        "usage": TurnUsageRead(
+            input_tokens=turn.input_tokens,
+            output_tokens=turn.output_tokens,
+            cost_usd=turn.cost_usd,
+        ),
+        "error_code": turn.error_code,
+        "created_at": turn.created_at,
+        "finished_at": turn.finished_at,
+    }
+
+
+def turn_read(turn: Turn) -> TurnRead:
+    return TurnRead.model_validate(_fields(turn))
+
+
+def turn_detail(turn: Turn, messages: list[Message], calls: list[LLMCall]) -> TurnDetail:
+    return TurnDetail.model_validate(
+        {
+            **_fields(turn),
+            "messages": [MessageRead.model_validate(m) for m in messages],
+            "llm_calls": [LLMCallRead.model_validate(c) for c in calls],
+        }
+    )
