@@ -17,7 +17,7 @@ from pantheon.db.engine import Database
 
 @contextlib.asynccontextmanager
 async def unit_of_work(db: Database, *, write: bool) -> AsyncIterator[AsyncSession]:
-    """Open a session; commit it once on success if ``write``, roll back otherwise."""
+    """Open a session; commit it once on success if ``write``; roll back on error."""
     async with contextlib.AsyncExitStack() as stack:
         if write and db.write_lock is not None:
             await stack.enter_async_context(db.write_lock)
@@ -29,5 +29,5 @@ async def unit_of_work(db: Database, *, write: bool) -> AsyncIterator[AsyncSessi
             raise
         if write:
             await session.commit()
-        else:
-            await session.rollback()
+        # A read-only unit just closes: close() ends the transaction without expiring the
+        # loaded rows, so callers may still read them after the unit is gone.
