@@ -45,6 +45,8 @@ class LiveTurn:
     events: list[PublishedEvent] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     finished: asyncio.Event = field(default_factory=asyncio.Event)
+    started: bool = False
+    cancel_requested: bool = False
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def prepare(self, event: TurnEvent) -> PublishedEvent:
@@ -83,7 +85,13 @@ class LiveTurn:
             await changed.wait()
 
     def cancel(self) -> None:
-        if self.task is not None and not self.task.done():
+        """Stop the turn; it still records itself (status ``cancelled``).
+
+        A task cancelled before its first step would never enter its body, so nothing
+        would record the turn nor free its session: until the body has started, the
+        request is only noted, and the body cancels itself as it starts."""
+        self.cancel_requested = True
+        if self.started and self.task is not None and not self.task.done():
             self.task.cancel()
 
 
@@ -100,6 +108,13 @@ class LiveTurnRegistry:
 
     def running(self) -> list[LiveTurn]:
         return list(self._by_turn.values())
+
+    def running_with_key(self, owner_id: uuid.UUID, session_id: str, key: str) -> LiveTurn | None:
+        """The session's running turn if it was started with this Idempotency-Key."""
+        current = self._by_session.get(session_id)
+        if current is None or current.owner_id != owner_id or current.idempotency_key != key:
+            return None
+        return current
 
     def join_or_start(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
@@ -126,7 +141,10 @@ class LiveTurnRegistry:
     async def _run(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
     ) -> None:
+        live.started = True
         try:
+            if live.cancel_requested:
+                live.cancel()  # delivered at the body's first await, so it still records
             await body(live)
         finally:
             self._by_turn.pop(live.turn_id, None)
@@ -141,8 +159,9 @@ class LiveTurnRegistry:
             return
         log.info("waiting up to %.1fs for %d running turn(s)", grace_s, len(tasks))
         _done, pending = await asyncio.wait(tasks, timeout=grace_s)
-        for task in pending:
-            task.cancel()
+        for live in self.running():
+            if live.task in pending:
+                live.cancel()
         for task in pending:
             with contextlib.suppress(asyncio.CancelledError):
                 await task

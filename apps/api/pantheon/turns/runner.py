@@ -50,18 +50,22 @@ async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> str
     return None
 
 
-async def _shielded(coro_task: asyncio.Task[None]) -> None:
-    """Await a write that must finish even if this task is cancelled meanwhile."""
+async def _shielded(write: asyncio.Task[None]) -> None:
+    """Await a write that must finish even if this task is cancelled meanwhile.
+
+    A cancel that lands just as the write completes is swallowed too: the turn is
+    committed, so its final event must still be published."""
     while True:
         try:
-            await asyncio.shield(coro_task)
+            await asyncio.shield(write)
             return
         except asyncio.CancelledError:
-            if coro_task.done():
-                raise
             task = asyncio.current_task()
             if task is not None:
                 task.uncancel()
+            if write.done():
+                write.result()  # the write's own outcome: its error, if it failed
+                return
 
 
 async def execute_turn(job: TurnJob, live: LiveTurn) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
-from pantheon.errors import Conflict, ServiceUnavailable, not_found
+from pantheon.errors import Conflict, ServiceUnavailable, Unprocessable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
 from pantheon.turns.live import LiveTurn, LiveTurnRegistry
@@ -46,6 +46,12 @@ class TurnService:
         """Validate, then start a turn, or join the one this Idempotency-Key refers to."""
         if not self.registry.accepting:
             raise ServiceUnavailable("the server is shutting down; retry on another instance")
+        if key is not None and (running := self._running_with_key(owner_id, session_id, key)):
+            # Before preflight: a turn that commits while preflight reads would otherwise
+            # be missed both in the database and here, and run a second time.
+            if running.request_hash != request_hash(data):
+                raise Unprocessable("Idempotency-Key was used with a different request body")
+            return StartedTurn(running.turn_id, running)
         async with unit_of_work(self.db, write=False) as session:
             prepared = await prepare_turn(session, self.settings, owner_id, session_id, data, key)
         if prepared.existing is not None:
@@ -62,6 +68,13 @@ class TurnService:
         )
         joined, _started = self.registry.join_or_start(live, lambda t: execute_turn(job, t))
         return StartedTurn(joined.turn_id, joined)
+
+    def _running_with_key(self, owner_id: uuid.UUID, session_id: str, key: str) -> LiveTurn | None:
+        try:
+            canonical = str(uuid.UUID(session_id))
+        except ValueError:
+            return None
+        return self.registry.running_with_key(owner_id, canonical, key)
 
     def live_turn(self, owner_id: uuid.UUID, turn_id: str) -> LiveTurn | None:
         live = self.registry.get(turn_id)

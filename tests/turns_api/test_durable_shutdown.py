@@ -1,0 +1,108 @@
+"""Shutdown: refuse new turns, let running ones finish for the grace period, cancel and
+record the rest; checked afterwards through a fresh app on the same database."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from asgi_lifespan import LifespanManager
+
+from pantheon.db.migrations import upgrade
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.main import create_app
+from pantheon.settings import Settings, TurnSettings
+from pantheon.turns.live import LiveTurnRegistry
+from tests.factories import create_room, create_session
+from tests.sse import SSE_HEADERS as SSE
+from tests.sse import events_of, open_stream, types
+from tests.turns_api.apps import running_client
+
+SLOW = " ".join(f"w{i}" for i in range(40))  # 2 s at 0.05 s a chunk: past the grace
+
+
+async def _sessions(http: httpx.AsyncClient, key: str, count: int = 1) -> list[str]:
+    room = await create_room(http, [key], mode="roundtable")
+    return [(await create_session(http, room["id"]))["id"] for _ in range(count)]
+
+
+async def _running_turn_id(http: httpx.AsyncClient, session: str) -> str:
+    """The session's running turn, as the 409 of a second POST names it."""
+    refused = await http.post(f"/v1/sessions/{session}/turns", json={"message": "again"})
+    assert refused.status_code == 409, refused.text
+    turn_id: str = refused.json()["running_turn_id"]
+    return turn_id
+
+
+async def _until(condition: Any, attempts: int = 500) -> None:
+    for _ in range(attempts):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached")
+
+
+async def test_shutdown_cancels_what_outlives_the_grace_and_records_everything(
+    settings: Settings, scripted: ScriptedProvider
+) -> None:
+    scripted.script(SLOW, agent="slow", purpose="specialist", chunk_delay_s=0.05)
+    scripted.script("quick answer", agent="quick", purpose="specialist", delay_s=0.15)
+    chosen = settings.model_copy(update={"turns": TurnSettings(shutdown_grace_s=0.4)})
+    await upgrade(chosen.resolved_database_url)
+    app = create_app(chosen, scripted=scripted)
+    lifespan = LifespanManager(app)
+    await lifespan.__aenter__()
+    transport = httpx.ASGITransport(app=app)
+    exited = False
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            (slow,) = await _sessions(http, "slow")
+            quick, late = await _sessions(http, "quick", 2)
+            # Streamed POSTs: each answer is the whole stream, buffered by ASGITransport.
+            posts = [
+                asyncio.create_task(
+                    http.post(f"/v1/sessions/{s}/turns", json={"message": "go"}, headers=SSE)
+                )
+                for s in (slow, quick)
+            ]
+            await _until(lambda: len(scripted.requests) == 2)  # both turns are calling
+            slow_id, quick_id = [await _running_turn_id(http, s) for s in (slow, quick)]
+
+            registry: LiveTurnRegistry = app.state.live_turns
+            exiting = asyncio.create_task(lifespan.__aexit__(None, None, None))
+            exited = True
+            await _until(lambda: not registry.accepting)
+            assert {t.turn_id for t in registry.running()} == {slow_id, quick_id}
+            refused = await http.post(f"/v1/sessions/{late}/turns", json={"message": "late"})
+            assert refused.status_code == 503, refused.text
+            await exiting
+            answers = await asyncio.gather(*posts)
+    finally:
+        if not exited:
+            await lifespan.__aexit__(None, None, None)
+
+    # Each client saw its turn through to the end, after the commit.
+    finals = [events_of(answer)[-1][1] for answer in answers]
+    assert [(f["type"], f["status"]) for f in finals] == [
+        ("turn_completed", "cancelled"),
+        ("turn_completed", "completed"),
+    ]
+    async with running_client(settings, scripted) as fresh:
+        cancelled = (await fresh.get(f"/v1/turns/{slow_id}")).json()
+        assert cancelled["status"] == "cancelled"
+        assert cancelled["output"].startswith("Slow: w0 w1 ")
+        assert cancelled["output"].endswith(" [cancelled]")
+        assert [c["status"] for c in cancelled["llm_calls"]] == ["cancelled"]
+        completed = (await fresh.get(f"/v1/turns/{quick_id}")).json()
+        assert completed["status"] == "completed"
+        assert completed["output"] == "Quick: quick answer"
+        # The refused turn left nothing behind.
+        assert (await fresh.get(f"/v1/sessions/{late}/turns")).json()["total"] == 0
+        async with open_stream(fresh, f"/v1/turns/{slow_id}/events") as replay:
+            events = await replay.rest()
+    assert types(events)[0] == "turn_started"
+    assert events[-1][1]["type"] == "turn_completed"
+    assert events[-1][1]["status"] == "cancelled"
+    (slow_call,) = scripted.calls(agent="slow")
+    assert slow_call.cancelled
