@@ -52,3 +52,15 @@ format: $(VENV)/.dev-installed
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# Benchmarks (apps/bench, docs/benchmarks.md). Numbers need a quiet machine: nothing else
+# running. bench-quick is the same harness with tiny sizes (the smoke test runs it).
+BENCH := PYTHONPATH=apps/bench $(BIN)/python -m pantheon_bench
+.PHONY: bench bench-quick
+
+bench: $(VENV)/.dev-installed
+	mkdir -p docs bench-output
+	ulimit -n $$(ulimit -Hn) && $(BENCH) --write docs/benchmarks.md
+
+bench-quick: $(VENV)/.dev-installed
+	$(BENCH) --quick

@@ -1,0 +1,85 @@
+"""B2: time to first token added, as a client sees it, at 1 and 100 concurrent streams.
+
+Pantheon: ``POST /v1/sessions/{id}/turns`` with ``Accept: text/event-stream`` on a
+standalone agent whose model is the mock's ``ttft50-itl5-n20``; the clock runs from the
+request being sent to the first ``delta`` event. Baseline: the same streaming request
+sent straight to the mock, until its first content chunk. Waves of the two alternate.
+Also checks that tokens are relayed one by one: each turn has exactly as many ``delta``
+events as the upstream sent tokens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import aiohttp
+
+from pantheon_bench import scenario
+from pantheon_bench.client import session, stream_turn
+from pantheon_bench.harness import Context
+from pantheon_bench.results import BenchResult, Row, fmt, percentile
+
+GOAL_P50_MS, GOAL_P99_MS = 3.0, 15.0
+
+
+async def _direct_ttft(http: aiohttp.ClientSession, url: str) -> float:
+    body = {"model": scenario.ALIASES["ttft"], "stream": True,
+            "stream_options": {"include_usage": True},
+            "messages": [{"role": "user", "content": "hello"}]}  # fmt: skip
+    start = time.perf_counter()
+    first: float | None = None
+    async with http.post(url, json=body) as response:
+        async for line in response.content:
+            if first is None and b'"content":"' in line and b'"content":""' not in line:
+                first = time.perf_counter() - start
+    if first is None:
+        raise RuntimeError("the mock sent no content")
+    return first
+
+
+async def run(ctx: Context) -> BenchResult:
+    server, api = ctx.main_server()
+    result = BenchResult("B2", "Time to first token added (SSE, client side)", "mock directly")
+    levels = ctx.sizes.b2_levels
+    sessions = await api.standalone_sessions("ttft_agent", "ttft", max(levels))
+    direct_url = f"{ctx.mock.url}/v1/chat/completions"
+    async with session() as http:
+        for level in levels:
+            waves = max(1, max(ctx.sizes.b2_turns, 3 * level) // level)
+            ours: list[float] = []
+            base: list[float] = []
+            bad_relay = 0
+            for wave in range(waves):
+                base += await asyncio.gather(
+                    *(_direct_ttft(http, direct_url) for _ in range(level))
+                )
+                turns = await asyncio.gather(
+                    *(
+                        stream_turn(http, server.url, sessions[i], f"hi {wave}")
+                        for i in range(level)
+                    )
+                )
+                ours += [t.ttft_s for t in turns if t.ttft_s is not None]
+                bad_relay += sum(
+                    t.deltas != scenario.TTFT_TOKENS or t.status != "completed" for t in turns
+                )
+            p50, p99 = percentile(ours, 50) * 1e3, percentile(ours, 99) * 1e3
+            b50, b99 = percentile(base, 50) * 1e3, percentile(base, 99) * 1e3
+            result.raw[f"c{level}"] = {"pantheon_p50_ms": p50, "pantheon_p99_ms": p99,
+                                       "direct_p50_ms": b50, "direct_p99_ms": b99,
+                                       "turns": len(ours), "bad_relay": bad_relay}  # fmt: skip
+            case = f"c={level}"
+            result.rows += [
+                Row(case, "p50 TTFT", f"{fmt(p50)} ms", f"{fmt(b50)} ms", f"+{fmt(p50 - b50)} ms",
+                    f"added <= {GOAL_P50_MS:g} ms", p50 - b50 <= GOAL_P50_MS),
+                Row(case, "p99 TTFT", f"{fmt(p99)} ms", f"{fmt(b99)} ms", f"+{fmt(p99 - b99)} ms",
+                    f"added <= {GOAL_P99_MS:g} ms", p99 - b99 <= GOAL_P99_MS),
+                Row(case, "turns relaying each token", f"{len(ours) - bad_relay}/{len(ours)}",
+                    f"{scenario.TTFT_TOKENS} tokens", "", "all", bad_relay == 0),
+            ]  # fmt: skip
+    result.notes.append(
+        "TTFT through Pantheon includes the turn's preflight (session, room and history "
+        "read from the database) and the first SSE events before the first delta."
+    )
+    return result

@@ -1,0 +1,110 @@
+"""Child processes on loopback (the mock upstream, the Pantheon server) and /proc readings.
+
+Every child gets a free port on 127.0.0.1, logs to ``bench-output/<name>.log``, is waited
+for until its port answers (bounded), and is stopped with SIGINT, then SIGKILL after a
+bounded grace, so a failing benchmark never leaves servers behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+ROOT = Path(__file__).resolve().parents[3]
+OUTPUT = ROOT / "bench-output"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def rss_kib(pid: int) -> int:
+    """Resident set size of ``pid`` in KiB (``VmRSS`` in /proc/<pid>/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def fd_count(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+@dataclass
+class Child:
+    """A running child process serving HTTP on ``port``."""
+
+    name: str
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self, grace_s: float = 10.0) -> None:
+        if self.process.poll() is not None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.wait(grace_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+    def __enter__(self) -> Child:
+        return self
+
+    def __exit__(
+        self, _t: type[BaseException] | None, _e: BaseException | None, _tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def start_child(
+    name: str, module: str, args: Sequence[str], port: int, env: Mapping[str, str] | None = None
+) -> Child:
+    """``python -m module args`` with ``port`` ready within 60 s (else RuntimeError)."""
+    OUTPUT.mkdir(exist_ok=True)
+    log = (OUTPUT / f"{name}.log").open("wb")
+    child_env = {**os.environ, **(env or {})}
+    child_env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (str(ROOT / "apps" / "bench"), child_env.get("PYTHONPATH", "")) if p
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", module, *args], stdout=log, stderr=subprocess.STDOUT,
+        env=child_env, cwd=ROOT,
+    )  # fmt: skip
+    child = Child(name, port, process)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{name} exited with {process.returncode}; see {log.name}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return child
+        except OSError:
+            time.sleep(0.05)
+    child.stop()
+    raise RuntimeError(f"{name} did not listen on port {port} within 60 s; see {log.name}")
+
+
+def start_mock(config: Path, seed: int = 1) -> Child:
+    port = free_port()
+    args = ["--port", str(port), "--config", str(config), "--seed", str(seed)]
+    return start_child("mock-upstream", "pantheon_bench.mock_upstream", args, port)
