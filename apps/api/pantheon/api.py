@@ -1,19 +1,27 @@
-"""Mounts the domain routers, plus health, readiness and the model list."""
+"""Mounts the domain routers behind authentication, plus health, readiness and models.
+
+Only ``/health`` and ``/ready`` (and FastAPI's docs) are public: every other router is
+included with the authentication dependency, so a new route is authenticated by default
+(tests/auth walks the OpenAPI schema to keep it so).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, FastAPI
+from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel
 
 from pantheon.agents.routes import router as agents_router
 from pantheon.db.migrations import schema_is_current
-from pantheon.deps import DatabaseDep, RegistryDep, UserIdDep
-from pantheon.errors import ServiceUnavailable
+from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
+from pantheon.errors import ServiceUnavailable, error_responses
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.turns.routes import router as turns_router
+from pantheon.users.access import allowed_aliases, user_allowlist
+from pantheon.users.routes import router as admin_router
 
 ops = APIRouter(tags=["operations"])
+models = APIRouter(tags=["models"])
 
 
 class Health(BaseModel):
@@ -42,7 +50,7 @@ async def health() -> Health:
     return Health(status="ok")
 
 
-@ops.get("/ready", responses={503: {"description": "database unreachable or schema behind"}})
+@ops.get("/ready", responses=error_responses(503))
 async def ready(db: DatabaseDep) -> Health:
     """The database answers and its schema is at the latest migration."""
     try:
@@ -54,9 +62,10 @@ async def ready(db: DatabaseDep) -> Health:
     return Health(status="ready")
 
 
-@ops.get("/v1/models", tags=["models"])
-async def list_models(registry: RegistryDep, _user: UserIdDep) -> ModelList:
-    """The configured model aliases (no provider URLs or keys)."""
+@models.get("/v1/models")
+async def list_models(registry: RegistryDep, principal: PrincipalDep, uow: UoWDep) -> ModelList:
+    """The model aliases you may use (no provider URLs or keys)."""
+    allowed = set(allowed_aliases(registry, await user_allowlist(uow, principal.user_id)))
     items = [
         ModelRead(
             name=a.name,
@@ -67,13 +76,24 @@ async def list_models(registry: RegistryDep, _user: UserIdDep) -> ModelList:
             output_price_per_mtok=a.output_price_per_mtok,
         )
         for a in registry.all()
+        if a.name in allowed
     ]
     return ModelList(items=items, total=len(items), limit=len(items), offset=0)
 
 
 def mount_routers(app: FastAPI) -> None:
+    """Include every router; all but ``ops`` require an authenticated caller."""
+    auth = [Depends(current_principal)]
     app.include_router(ops)
-    app.include_router(rooms_router)
-    app.include_router(agents_router)
-    app.include_router(sessions_router)
-    app.include_router(turns_router)
+    app.include_router(models, dependencies=auth, responses=error_responses(401))
+    crud = error_responses(401, 404, 409, 413, 422)
+    app.include_router(rooms_router, dependencies=auth, responses=crud)
+    app.include_router(agents_router, dependencies=auth, responses=crud)
+    app.include_router(
+        sessions_router, dependencies=auth, responses=error_responses(401, 404, 413, 422)
+    )
+    turns = error_responses(401, 404, 409, 413, 422, 429, 503)
+    app.include_router(turns_router, dependencies=auth, responses=turns)
+    app.include_router(
+        admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 422)
+    )

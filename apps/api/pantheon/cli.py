@@ -1,4 +1,4 @@
-"""Command line: ``pantheon serve | migrate | run-local``.
+"""Command line: ``pantheon serve | migrate | run-local | users | keys``.
 
 ``run-local`` is what ``make run`` calls: SQLite, the bundled SmolLM2 model behind
 llama-cpp-python's OpenAI-compatible server as a child process, and a demo room.
@@ -14,16 +14,19 @@ from collections.abc import Sequence
 
 import uvicorn
 
+from pantheon.auth import is_loopback_host
 from pantheon.db.migrations import upgrade
+from pantheon.errors import AppError
 from pantheon.main import create_app
+from pantheon.server import TurnAwareServer
 from pantheon.settings import Settings
+from pantheon.users.commands import add_commands, run_command
 
 
 async def _serve(settings: Settings, host: str, port: int) -> None:
-    config = uvicorn.Config(
-        create_app(settings), host=host, port=port, log_level=settings.log_level.lower()
-    )
-    await uvicorn.Server(config).serve()
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=host, port=port, log_level=settings.log_level.lower())
+    await TurnAwareServer(config, app, settings.turns.shutdown_grace_s).serve()
 
 
 async def _run_local(settings: Settings, host: str, port: int, model_port: int) -> None:
@@ -53,21 +56,47 @@ def _parser() -> argparse.ArgumentParser:
     local.add_argument("--host", default="127.0.0.1")
     local.add_argument("--port", type=int, default=8000)
     local.add_argument("--model-port", type=int, default=8081)
+    add_commands(commands)
     return parser
 
 
+def refuse_unsafe_bind(settings: Settings, host: str) -> str | None:
+    """Why the server must not start on ``host``, or ``None`` when it may."""
+    if settings.auth_mode != "local" or settings.allow_local_on_any_host:
+        return None
+    if is_loopback_host(host):
+        return None
+    return (
+        f"refusing to serve on {host}: PANTHEON_AUTH_MODE=local has no authentication and "
+        "is only allowed on a loopback address (127.0.0.1, ::1, localhost). Use "
+        "PANTHEON_AUTH_MODE=keys with API keys (pantheon users create / keys create) "
+        "to serve on other addresses."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``pantheon`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     settings = Settings()
     logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    if args.command in ("serve", "run-local"):
+        refusal = refuse_unsafe_bind(settings, args.host)
+        if refusal is not None:
+            print(refusal, file=sys.stderr)
+            return 2
     try:
-        if args.command == "serve":
+        if args.command in ("users", "keys"):
+            asyncio.run(run_command(settings, args, sys.stdout))
+        elif args.command == "serve":
             asyncio.run(_serve(settings, args.host, args.port))
         elif args.command == "migrate":
             asyncio.run(upgrade(settings.resolved_database_url))
             print("database schema is at the latest revision")
         elif args.command == "run-local":
             asyncio.run(_run_local(settings, args.host, args.port, args.model_port))
+    except AppError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return 0

@@ -7,10 +7,13 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pantheon.auth import Principal, authenticate, bearer_scheme
 from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
+from pantheon.errors import Forbidden
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import Settings
@@ -45,10 +48,25 @@ async def _unit_of_work(request: Request) -> AsyncIterator[AsyncSession]:
         yield session
 
 
-async def _current_user_id(request: Request) -> uuid.UUID:
-    from pantheon.auth import authenticate
+async def current_principal(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
+) -> Principal:
+    """The authenticated caller; 401 in ``keys`` mode without a live key."""
+    # Cached per request by FastAPI: the router-level check and the handler share one lookup.
+    return await authenticate(request, credentials)
 
-    return await authenticate(request)
+
+async def _current_user_id(
+    principal: Annotated[Principal, Depends(current_principal)],
+) -> uuid.UUID:
+    return principal.user_id
+
+
+async def _admin(principal: Annotated[Principal, Depends(current_principal)]) -> Principal:
+    if not principal.is_admin:
+        raise Forbidden("this route needs an admin API key")
+    return principal
 
 
 SettingsDep = Annotated[Settings, Depends(_settings)]
@@ -57,3 +75,5 @@ GatewayDep = Annotated[LLMGateway, Depends(_gateway)]
 RegistryDep = Annotated[ModelRegistry, Depends(_registry)]
 UoWDep = Annotated[AsyncSession, Depends(_unit_of_work, scope="function")]
 UserIdDep = Annotated[uuid.UUID, Depends(_current_user_id)]
+PrincipalDep = Annotated[Principal, Depends(current_principal)]
+AdminDep = Annotated[Principal, Depends(_admin)]

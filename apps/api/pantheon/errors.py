@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
 
 
 class AppError(Exception):
@@ -60,6 +61,31 @@ class TooManyRequests(AppError):
 class ServiceUnavailable(AppError):
     status_code = 503
     code = "unavailable"
+
+
+class ErrorBody(BaseModel):
+    """Every error body: a message (or FastAPI's list of validation errors) and a code."""
+
+    model_config = ConfigDict(extra="allow")
+    detail: str | list[Any]
+    code: str | None = None
+
+
+_DESCRIPTIONS = {
+    401: "missing, invalid or revoked API key (header WWW-Authenticate: Bearer)",
+    403: "the route needs an admin API key",
+    404: "not found, or not yours",
+    409: "conflicts with the resource's current state",
+    413: "request body over PANTHEON_LIMITS__MAX_BODY_BYTES",
+    422: "invalid request: the message names the field or limit",
+    429: "rate limited; wait Retry-After seconds",
+    503: "shutting down or the database is unavailable",
+}
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries for these error statuses, all ``ErrorBody``."""
+    return {code: {"model": ErrorBody, "description": _DESCRIPTIONS[code]} for code in codes}
 
 
 def not_found(kind: str, ident: object) -> NotFound:

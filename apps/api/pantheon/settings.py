@@ -45,7 +45,14 @@ class TurnSettings(BaseModel):
     max_message_chars: int = Field(default=32_000, ge=1)
     history_messages: int = Field(default=40, ge=0)
     shutdown_grace_s: float = Field(default=30.0, ge=0)
-    idempotency_ttl_s: float = Field(default=86_400.0, ge=86_400.0)
+
+
+class LimitSettings(BaseModel):
+    """Denial-of-wallet guards: request rate, request size and roster size."""
+
+    turns_per_minute: int = Field(default=30, ge=1, description="Per API key (per user locally)")
+    max_body_bytes: int = Field(default=256 * 1024, ge=1024)
+    max_roster: int = Field(default=12, ge=1, le=100)
 
 
 class Settings(BaseSettings):
@@ -63,6 +70,9 @@ class Settings(BaseSettings):
     models_file: Path | None = None
     default_model: str = "scripted"
     auth_mode: Literal["local", "keys"] = "local"
+    # Local mode has no authentication, so ``serve`` refuses non-loopback hosts unless this
+    # is set (only for a container whose published port is itself bound to loopback).
+    allow_local_on_any_host: bool = False
     seed_demo: bool = False
     log_level: str = "INFO"
 
@@ -70,6 +80,7 @@ class Settings(BaseSettings):
     orchestrator: OrchestratorSettings = OrchestratorSettings()
     sse: SSESettings = SSESettings()
     turns: TurnSettings = TurnSettings()
+    limits: LimitSettings = LimitSettings()
 
     @property
     def resolved_database_url(self) -> str:

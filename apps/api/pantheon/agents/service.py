@@ -1,4 +1,4 @@
-"""Agent rules: known model aliases, one key per owner, soft delete that leaves rosters."""
+"""Agent rules: allowed model aliases, one key per owner, soft delete that leaves rosters."""
 
 from __future__ import annotations
 
@@ -12,14 +12,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.models import Agent, RoomAgent
 from pantheon.errors import Conflict, Unprocessable, not_found
 from pantheon.llm.registry import ModelRegistry
-
-
-def check_model(registry: ModelRegistry, alias: str) -> str:
-    """422 naming the known aliases when ``alias`` is not configured."""
-    if alias not in registry:
-        known = ", ".join(registry.names())
-        raise Unprocessable(f"unknown model alias '{alias}'; known aliases: {known}")
-    return alias
+from pantheon.users.access import require_alias
 
 
 class AgentService:
@@ -34,13 +27,17 @@ class AgentService:
             raise not_found("agent", agent_id)
         return agent
 
+    async def _allowed_model(self, owner_id: uuid.UUID, alias: str) -> str:
+        """422 unless the alias is configured and on the owner's allowlist."""
+        return await require_alias(self.repo.session, self.registry, owner_id, alias)
+
     async def _check_key_free(self, owner_id: uuid.UUID, key: str, exclude: Agent | None) -> None:
         existing = await self.repo.by_key(owner_id, key)
         if existing is not None and existing is not exclude:
             raise Conflict(f"an agent with key '{key}' already exists ({existing.id})")
 
     async def create(self, owner_id: uuid.UUID, data: AgentCreate) -> Agent:
-        model = check_model(self.registry, data.model or self.default_model)
+        model = await self._allowed_model(owner_id, data.model or self.default_model)
         await self._check_key_free(owner_id, data.key, None)
         agent = Agent(
             owner_id=owner_id,
@@ -59,7 +56,7 @@ class AgentService:
         agent = await self.get(owner_id, agent_id)
         changes = data.model_dump(exclude_unset=True)
         if changes.get("model") is not None:
-            check_model(self.registry, changes["model"])
+            await self._allowed_model(owner_id, changes["model"])
         if changes.get("key") is not None:
             await self._check_key_free(owner_id, changes["key"], agent)
         for field, value in changes.items():

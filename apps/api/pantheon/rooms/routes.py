@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response, status
 
-from pantheon.deps import RegistryDep, UoWDep, UserIdDep
+from pantheon.deps import RegistryDep, SettingsDep, UoWDep, UserIdDep
 from pantheon.rooms.repository import RoomRepository
 from pantheon.rooms.schemas import RoomCreate, RoomRead, RoomUpdate, RosterAdd
 from pantheon.rooms.service import RoomService
@@ -15,8 +15,8 @@ from pantheon.schemas import Page, PageDep
 router = APIRouter(prefix="/v1/rooms", tags=["rooms"])
 
 
-def _service(uow: UoWDep, registry: RegistryDep) -> RoomService:
-    return RoomService(RoomRepository(uow), registry)
+def _service(uow: UoWDep, registry: RegistryDep, settings: SettingsDep) -> RoomService:
+    return RoomService(RoomRepository(uow), registry, settings.limits.max_roster)
 
 
 ServiceDep = Annotated[RoomService, Depends(_service)]

@@ -1,4 +1,4 @@
-"""Room rules: known manager alias, roster positions, duplicate members, soft delete."""
+"""Room rules: allowed manager alias, roster positions and size, duplicates, soft delete."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import uuid
 from sqlalchemy import delete
 
 from pantheon.agents.repository import AgentRepository
-from pantheon.agents.service import check_model
 from pantheon.db.base import utcnow
 from pantheon.db.models import Room, RoomAgent
 from pantheon.db.repository import as_uuid
@@ -15,12 +14,20 @@ from pantheon.errors import Conflict, Unprocessable, not_found
 from pantheon.llm.registry import ModelRegistry
 from pantheon.rooms.repository import RoomRepository
 from pantheon.rooms.schemas import RoomCreate, RoomRead, RoomUpdate, RosterAdd, RosterEntry
+from pantheon.users.access import require_alias
 
 
 class RoomService:
-    def __init__(self, repo: RoomRepository, registry: ModelRegistry) -> None:
+    def __init__(self, repo: RoomRepository, registry: ModelRegistry, max_roster: int = 12) -> None:
         self.repo = repo
         self.registry = registry
+        self.max_roster = max_roster
+
+    async def _check_manager(self, owner_id: uuid.UUID, alias: str | None) -> None:
+        if alias is not None:
+            await require_alias(
+                self.repo.session, self.registry, owner_id, alias, what="manager_model"
+            )
 
     async def get(self, owner_id: uuid.UUID, room_id: str | uuid.UUID) -> Room:
         room = await self.repo.get(owner_id, room_id)
@@ -51,8 +58,7 @@ class RoomService:
         return (await self.read([await self.get(owner_id, room_id)]))[0]
 
     async def create(self, owner_id: uuid.UUID, data: RoomCreate) -> RoomRead:
-        if data.manager_model is not None:
-            check_model(self.registry, data.manager_model)
+        await self._check_manager(owner_id, data.manager_model)
         room = Room(owner_id=owner_id, created_at=utcnow(), **data.model_dump())
         self.repo.add(room)
         await self.repo.session.flush()
@@ -61,8 +67,7 @@ class RoomService:
     async def update(self, owner_id: uuid.UUID, room_id: str, data: RoomUpdate) -> RoomRead:
         room = await self.get(owner_id, room_id)
         changes = data.model_dump(exclude_unset=True)
-        if changes.get("manager_model") is not None:
-            check_model(self.registry, changes["manager_model"])
+        await self._check_manager(owner_id, changes.get("manager_model"))
         for field, value in changes.items():
             if value is None and field not in ("manager_model",):
                 raise Unprocessable(f"'{field}' cannot be null")
@@ -82,6 +87,7 @@ class RoomService:
             raise not_found("agent", data.agent_id)
         if await self.repo.member(room.id, agent.id) is not None:
             raise Conflict(f"agent '{agent.key}' is already in room {room.id}")
+        await self._check_roster_room(room)
         position = await self.repo.next_position(room.id)
         if data.position is not None and data.position < position:
             await self.repo.shift_from(room.id, data.position)
@@ -89,6 +95,15 @@ class RoomService:
         self.repo.add(RoomAgent(room_id=room.id, agent_id=agent.id, position=position))
         await self.repo.session.flush()
         return (await self.read([room]))[0]
+
+    async def _check_roster_room(self, room: Room) -> None:
+        size = len((await self.repo.roster([room.id]))[room.id])
+        if size >= self.max_roster:
+            raise Unprocessable(
+                f"room {room.id} already has {size} agents; the roster limit is "
+                f"{self.max_roster} (PANTHEON_LIMITS__MAX_ROSTER)",
+                limit=self.max_roster,
+            )
 
     async def remove_member(self, owner_id: uuid.UUID, room_id: str, agent_id: str) -> None:
         room = await self.get(owner_id, room_id)

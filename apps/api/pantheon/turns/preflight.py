@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,6 +23,7 @@ from pantheon.turns.mentions import NoValidMention, require_mentions
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import TurnCreate
 from pantheon.turns.snapshot import AgentSnapshot, HistoryEntry, Mode, TurnSnapshot
+from pantheon.users.access import check_allowlisted, user_allowlist
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,20 @@ async def _roster_and_mode(
     return mode, roster, room.manager_model  # type: ignore[return-value]
 
 
+async def _check_models(
+    db: AsyncSession,
+    owner_id: uuid.UUID,
+    speakers: Sequence[AgentSnapshot],
+    manager_model: str | None,
+) -> None:
+    """422 when an agent that may speak, or the manager, uses a model the owner may not."""
+    allowlist = await user_allowlist(db, owner_id)
+    for agent in speakers:
+        check_allowlisted(agent.model, allowlist, what=f"agent '{agent.key}'")
+    if manager_model is not None:
+        check_allowlisted(manager_model, allowlist, what="manager")
+
+
 async def prepare_turn(
     db: AsyncSession,
     settings: Settings,
@@ -100,13 +116,20 @@ async def prepare_turn(
             return Preflight(None, existing)
     limit = settings.turns.max_message_chars
     if len(data.message) > limit:
-        raise Unprocessable(f"message is {len(data.message)} characters; the limit is {limit}")
+        raise Unprocessable(
+            f"message is {len(data.message)} characters; the limit is {limit} "
+            "(PANTHEON_TURNS__MAX_MESSAGE_CHARS)",
+            limit=limit,
+        )
     mode, roster, manager_model = await _roster_and_mode(db, owner_id, chat, data)
+    speakers: Sequence[AgentSnapshot] = roster
     if mode == "manual":
         try:
-            require_mentions(data.message, roster)
+            speakers = require_mentions(data.message, roster)
         except NoValidMention as exc:
             raise Unprocessable(str(exc), room_keys=exc.keys) from exc
+    manager_model = manager_model or settings.default_model
+    await _check_models(db, owner_id, speakers, manager_model if mode == "orchestrator" else None)
     history = await turns.history(chat.id, settings.turns.history_messages)
     snapshot = TurnSnapshot(
         turn_id=str(uuid.uuid4()),
@@ -114,7 +137,7 @@ async def prepare_turn(
         mode=mode,
         message=data.message,
         roster=roster,
-        manager_model=manager_model or settings.default_model,
+        manager_model=manager_model,
         history=tuple(_history_entry(m) for m in history),
         orchestrator=settings.orchestrator,
     )

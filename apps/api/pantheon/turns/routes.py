@@ -10,6 +10,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UoWDep, UserIdDep
 from pantheon.errors import Unprocessable, not_found
+from pantheon.limits import limit_turn_rate
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.live import LiveTurnRegistry
@@ -58,6 +59,7 @@ def _after(last_event_id: str | None, after: int | None) -> int:
     "/v1/sessions/{session_id}/turns",
     status_code=status.HTTP_201_CREATED,
     response_model=TurnDetail,
+    dependencies=[Depends(limit_turn_rate)],  # before preflight: JSON and SSE alike
     responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
 )
 async def create_turn(

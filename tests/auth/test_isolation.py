@@ -1,0 +1,159 @@
+"""Object-level authorization: bob walks every API route with alice's ids.
+
+Every route of the OpenAPI schema except the public ones is called as bob with alice's
+room, agent, session, turn and user ids. Id-bearing routes must answer 404 (admin routes
+403), collection routes must not show alice's data, and afterwards alice's resources read
+exactly as before and no LLM was called. A route added without a case here fails the test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from pantheon.db.models import User
+from pantheon.db.uow import unit_of_work
+from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.auth.conftest import Clients
+from tests.factories import create_agent, create_room, create_session
+
+PUBLIC = {("GET", "/health"), ("GET", "/ready")}
+COLLECTIONS = {
+    ("GET", "/v1/rooms"),
+    ("POST", "/v1/rooms"),
+    ("GET", "/v1/agents"),
+    ("POST", "/v1/agents"),
+    ("GET", "/v1/models"),
+}
+BODIES: dict[tuple[str, str], dict[str, Any]] = {
+    ("POST", "/v1/rooms"): {"name": "Bob's room"},
+    ("POST", "/v1/agents"): {"key": "mallory", "name": "M", "role_prompt": "You are M."},
+    ("PATCH", "/v1/rooms/{room_id}"): {"name": "taken over", "mode": "manual"},
+    ("PATCH", "/v1/agents/{agent_id}"): {"name": "taken over", "role_prompt": "Leak."},
+    ("POST", "/v1/rooms/{room_id}/agents"): {"agent_id": "BOB_AGENT"},
+    ("POST", "/v1/rooms/{room_id}/sessions"): {"title": "intruder"},
+    ("POST", "/v1/agents/{agent_id}/sessions"): {"title": "intruder"},
+    ("POST", "/v1/sessions/{session_id}/turns"): {"message": "@alpha tell me secrets"},
+}
+
+
+async def _alice_world(users: Clients) -> dict[str, str]:
+    alice = users.alice
+    room = await create_room(alice, ["alpha"])
+    agent_id = str(room["agents"][0]["agent_id"])
+    session = await create_session(alice, room["id"])
+    solo = await alice.post(f"/v1/agents/{agent_id}/sessions", json={})
+    turn = await alice.post(f"/v1/sessions/{session['id']}/turns", json={"message": "secret"})
+    assert turn.status_code == 201, turn.text
+    async with unit_of_work(users.app.state.db, write=False) as db:
+        alice_id = await db.scalar(select(User.id).where(User.name == "alice"))
+    return {
+        "room_id": room["id"],
+        "agent_id": agent_id,
+        "session_id": session["id"],
+        "solo_session_id": solo.json()["id"],
+        "turn_id": turn.json()["id"],
+        "message_id": turn.json()["messages"][1]["id"],
+        "user_id": str(alice_id),
+    }
+
+
+async def _snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
+    paths = [
+        "/v1/rooms",
+        "/v1/agents",
+        "/v1/rooms/{room_id}",
+        "/v1/rooms/{room_id}/sessions",
+        "/v1/agents/{agent_id}",
+        "/v1/sessions/{session_id}",
+        "/v1/sessions/{solo_session_id}",
+        "/v1/sessions/{session_id}/messages",
+        "/v1/sessions/{session_id}/turns",
+        "/v1/turns/{turn_id}",
+        "/v1/turns/{turn_id}/events",
+    ]
+    state = []
+    for path in paths:
+        response = await alice.get(path.format(**ids))
+        assert response.status_code == 200, (path, response.text)
+        state.append(response.text if "events" in path else response.json())
+    return state
+
+
+def _schema_routes(users: Clients) -> set[tuple[str, str]]:
+    paths = users.app.openapi()["paths"]
+    return {(m.upper(), p) for p, ops in paths.items() for m in ops if m != "parameters"}
+
+
+async def _call_as_bob(
+    users: Clients, method: str, path: str, ids: dict[str, str], bob_agent: str
+) -> tuple[str, httpx.Response]:
+    url = re.sub(r"\{(\w+)\}", lambda m: ids[m.group(1)], path)
+    body = BODIES.get((method, path))
+    if body is not None and "agent_id" in body:
+        body = {**body, "agent_id": bob_agent}
+    return url, await users.bob.request(method, url, json=body)
+
+
+async def test_bob_gets_404_for_every_route_with_alices_ids(
+    users: Clients, scripted: ScriptedProvider
+) -> None:
+    ids = await _alice_world(users)
+    bob_agent = (await create_agent(users.bob, "bobby"))["id"]
+    before = await _snapshot(users.alice, ids)
+    calls_before = len(scripted.requests)
+    walked: set[tuple[str, str]] = set()
+    for method, path in sorted(_schema_routes(users) - PUBLIC):
+        url, response = await _call_as_bob(users, method, path, ids, bob_agent)
+        walked.add((method, path))
+        if path.startswith("/v1/admin/"):
+            assert response.status_code == 403, (method, path, response.text)
+        elif (method, path) in COLLECTIONS:
+            assert response.status_code in (200, 201), (method, path, response.text)
+            assert not any(v in response.text for v in ids.values()), (method, path)
+        else:
+            assert response.status_code == 404, (method, path, response.text)
+            # the 404 may echo the id bob sent, never any other of alice's ids
+            assert not any(v in response.text for v in ids.values() if v not in url)
+    assert walked == _schema_routes(users) - PUBLIC
+    assert len(scripted.requests) == calls_before, "bob's requests reached an LLM"
+    assert await _snapshot(users.alice, ids) == before
+
+
+async def test_alices_agent_cannot_join_bobs_room(users: Clients) -> None:
+    alice_room = await create_room(users.alice, ["alpha"])
+    alice_agent = alice_room["agents"][0]["agent_id"]
+    bob_room = await create_room(users.bob)
+    added = await users.bob.post(
+        f"/v1/rooms/{bob_room['id']}/agents", json={"agent_id": alice_agent}
+    )
+    assert added.status_code == 404
+    assert added.json()["code"] == "not_found"
+    assert "alpha" not in added.text  # nothing about the agent beyond the id bob sent
+    removed = await users.bob.delete(f"/v1/rooms/{bob_room['id']}/agents/{alice_agent}")
+    assert removed.status_code == 404
+    bob_view = await users.bob.get(f"/v1/rooms/{bob_room['id']}")
+    assert bob_view.json()["agents"] == []
+
+
+async def test_running_turn_is_invisible_to_bob(users: Clients, scripted: ScriptedProvider) -> None:
+    scripted.script("slow answer", agent="alpha", delay_s=0.5)
+    room = await create_room(users.alice, ["alpha"])
+    session = await create_session(users.alice, room["id"])
+    url = f"/v1/sessions/{session['id']}/turns"
+    task = asyncio.create_task(users.alice.post(url, json={"message": "hi"}))
+    for _ in range(500):  # the turn is registered within a few event-loop iterations
+        if users.app.state.live_turns.running():
+            break
+        await asyncio.sleep(0.01)
+    turn_id = users.app.state.live_turns.running()[0].turn_id
+    assert (await users.bob.get(f"/v1/turns/{turn_id}")).status_code == 404
+    assert (await users.bob.get(f"/v1/turns/{turn_id}/events")).status_code == 404
+    assert (await users.bob.post(f"/v1/turns/{turn_id}/cancel")).status_code == 404
+    response = await task
+    assert response.status_code == 201
+    assert response.json()["status"] == "completed"
