@@ -9,14 +9,16 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from pantheon.api import mount_routers
-from pantheon.auth import ensure_local_user
+from pantheon.auth import Principal, ensure_local_user
 from pantheon.db.engine import Database
 from pantheon.errors import install_error_handlers
+from pantheon.limits import BodySizeLimit, RateLimiter
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from pantheon.turns.live import LiveTurnRegistry
+from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
 
@@ -35,8 +37,10 @@ def create_app(
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
         app.state.live_turns = live_turns = LiveTurnRegistry()
+        app.state.rate_limiter = RateLimiter()
         try:
             app.state.local_user_id = await ensure_local_user(db)
+            app.state.local_principal = Principal(app.state.local_user_id, is_admin=True)
             if settings.seed_demo:
                 from pantheon.seed import seed_demo_room
 
@@ -54,5 +58,7 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.limits.max_body_bytes)
     mount_routers(app)
+    mount_web(app)
     return app

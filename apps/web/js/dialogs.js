@@ -1,0 +1,93 @@
+// Modal forms on <dialog>: Esc closes, focus moves into the form, server errors
+// (the API's `detail`) appear inside the form and keep it open.
+
+import { h } from "./dom.js";
+
+/**
+ * fields: [{name, label, type: text|textarea|select|number, value, options: [{value,label}],
+ *           required, pattern, placeholder, hint}]
+ * onSubmit(values) may throw; its message is shown and the dialog stays open.
+ * Resolves with onSubmit's result, or null when cancelled.
+ */
+export function formDialog({ title, description = "", fields, submitLabel = "Save", onSubmit, danger = false }) {
+  return new Promise((resolve) => {
+    const error = h("p", { class: "form-error", role: "alert", hidden: true });
+    const inputs = new Map();
+    const rows = fields.map((field) => {
+      const input = fieldInput(field);
+      inputs.set(field.name, input);
+      return h("label", { class: "field" },
+        h("span", { class: "field-label" }, field.label),
+        input,
+        field.hint ? h("span", { class: "field-hint" }, field.hint) : null);
+    });
+    const submit = h("button", { type: "submit", class: danger ? "danger" : "primary" }, submitLabel);
+    const cancel = h("button", { type: "button", class: "ghost", onclick: () => close(null) }, "Cancel");
+    const form = h("form", { method: "dialog", class: "dialog-form" },
+      h("h2", {}, title), description ? h("p", { class: "dialog-text" }, description) : null, ...rows, error, h("div", { class: "dialog-actions" }, cancel, submit));
+    const dialog = h("dialog", { class: "modal" }, form);
+    let settled = false;
+
+    function close(result) {
+      if (settled) return;
+      settled = true;
+      dialog.close();
+      dialog.remove();
+      resolve(result);
+    }
+
+    dialog.addEventListener("cancel", (event) => { event.preventDefault(); close(null); });
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const values = {};
+      for (const [name, input] of inputs) values[name] = input.value;
+      submit.disabled = true;
+      error.hidden = true;
+      try {
+        close(await onSubmit(values));
+      } catch (err) {
+        error.textContent = err.message || String(err);
+        error.hidden = false;
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    (inputs.values().next().value ?? submit).focus();
+  });
+}
+
+function fieldInput(field) {
+  const common = {
+    name: field.name,
+    required: field.required,
+    placeholder: field.placeholder,
+    pattern: field.pattern,
+    maxlength: field.maxlength,
+  };
+  if (field.type === "textarea") {
+    const el = h("textarea", { ...common, rows: field.rows ?? 5 });
+    el.value = field.value ?? "";
+    return el;
+  }
+  if (field.type === "select") {
+    const el = h("select", common, field.options.map((o) => h("option", { value: o.value }, o.label)));
+    el.value = field.value ?? field.options[0]?.value ?? "";
+    return el;
+  }
+  return h("input", { ...common, type: field.type ?? "text", value: field.value ?? "", autocomplete: "off" });
+}
+
+/** A yes/no question; resolves true when confirmed. */
+export async function confirmDialog(title, description, confirmLabel = "Delete") {
+  const result = await formDialog({
+    title,
+    description,
+    fields: [],
+    submitLabel: confirmLabel,
+    danger: true,
+    onSubmit: async () => true,
+  });
+  return result === true;
+}

@@ -1,0 +1,116 @@
+// One agent's answer box: header (name, key, state), Markdown body, footer (usage, error).
+// data-state: waiting (routed, not started) -> started -> streaming (has deltas)
+//             -> done | failed | stopped. Tests and CSS read it.
+
+import { h, formatMs } from "./dom.js";
+import { renderInto } from "./markdown.js";
+
+const STATE_LABEL = {
+  waiting: "queued",
+  started: "thinking…",
+  streaming: "writing…",
+  done: "done",
+  failed: "failed",
+  stopped: "stopped",
+};
+
+export class AgentPanel {
+  constructor({ key, name = key, round = null, kind = "agent" }) {
+    this.key = key;
+    this.text = "";
+    this.deltas = 0;
+    this.renderQueued = false;
+    this.nameEl = h("span", { class: "panel-name" }, name);
+    this.stateEl = h("span", { class: "panel-state" });
+    this.body = h("div", { class: "panel-body md" });
+    this.foot = h("div", { class: "panel-foot" });
+    this.el = h(
+      "section",
+      {
+        class: `panel panel-${kind}`,
+        dataset: { agent: key, round: round ?? "" },
+        "aria-label": `${name} answer`,
+      },
+      h("header", { class: "panel-head" }, this.nameEl,
+        kind === "agent" ? h("span", { class: "panel-key" }, `@${key}`) : null, this.stateEl),
+      this.body,
+      this.foot,
+    );
+    this.setState("waiting");
+  }
+
+  get state() {
+    return this.el.dataset.state;
+  }
+
+  setState(state) {
+    this.el.dataset.state = state;
+    this.stateEl.textContent = STATE_LABEL[state] ?? state;
+  }
+
+  setName(name) {
+    if (name) this.nameEl.textContent = name;
+  }
+
+  start() {
+    if (this.state === "waiting") this.setState("started");
+  }
+
+  append(text) {
+    this.text += text;
+    this.deltas += 1;
+    this.el.dataset.deltas = String(this.deltas);
+    if (this.state === "waiting" || this.state === "started") this.setState("streaming");
+    this.scheduleRender();
+  }
+
+  /** Final text: the completed event carries the whole answer, which wins over deltas. */
+  complete(text, usage) {
+    if (typeof text === "string") this.text = text;
+    this.setState("done");
+    this.render();
+    if (usage) this.setUsage(usage);
+  }
+
+  fail(error, code) {
+    this.setState("failed");
+    this.render();
+    this.foot.replaceChildren(
+      h("span", { class: "panel-error", role: "status" }, error || "failed", code ? ` (${code})` : ""),
+    );
+  }
+
+  /** The turn ended while this panel was still open (cancelled or broken turn). */
+  stop() {
+    if (!["done", "failed"].includes(this.state)) {
+      this.setState("stopped");
+      this.render();
+    }
+  }
+
+  setUsage(usage, latencyMs = null) {
+    this.usage = usage ?? this.usage;
+    if (latencyMs !== null) this.latencyMs = latencyMs;
+    if (this.state === "failed") return;
+    const parts = [];
+    if (this.usage) parts.push(`${this.usage.input_tokens} in · ${this.usage.output_tokens} out`);
+    if (this.latencyMs !== undefined) parts.push(formatMs(this.latencyMs));
+    this.foot.replaceChildren(h("span", { class: "panel-usage" }, parts.join(" · ")));
+  }
+
+  scheduleRender() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => {
+      this.renderQueued = false;
+      this.render();
+    });
+  }
+
+  render() {
+    renderInto(this.body, this.text);
+    if (!this.text && this.state !== "failed") {
+      this.body.replaceChildren(h("p", { class: "placeholder" }, this.state === "stopped" ? "(no text)" : "…"));
+    }
+  }
+}

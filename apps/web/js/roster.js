@@ -1,0 +1,78 @@
+// The roster dialog: a room's agents in position order; add at a position, move, remove.
+// Moving is "remove, then add at the new position" (the API has no reorder route).
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
+
+export function openRosterDialog({ room, agents, onChange }) {
+  let current = room;
+  const error = h("p", { class: "form-error", role: "alert", hidden: true });
+  const list = h("ol", { class: "roster-list" });
+  const agentSelect = h("select", { "aria-label": "Agent to add" });
+  const positionSelect = h("select", { "aria-label": "Position" });
+  const addButton = h("button", { type: "submit", class: "primary" }, "Add");
+  const addForm = h("form", { class: "roster-add", onsubmit: (e) => { e.preventDefault(); add(); } },
+    agentSelect, positionSelect, addButton);
+  const dialog = h("dialog", { class: "modal roster-dialog", "aria-label": `Roster of ${room.name}` },
+    h("div", { class: "dialog-form" },
+      h("h2", {}, `Roster: ${room.name}`),
+      h("p", { class: "dialog-text" }, "Roundtable answers in this order; the orchestrator's fallback is the first agent."),
+      list, h("h3", {}, "Add an agent"), addForm, error,
+      h("div", { class: "dialog-actions" },
+        h("button", { type: "button", class: "ghost", onclick: () => dialog.close() }, "Done"))));
+  dialog.addEventListener("close", () => dialog.remove());
+
+  async function act(fn) {
+    error.hidden = true;
+    for (const b of dialog.querySelectorAll("button")) b.disabled = true;
+    try {
+      current = (await fn()) ?? (await api.room(current.id));
+      onChange(current);
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    } finally {
+      for (const b of dialog.querySelectorAll("button")) b.disabled = false;
+      render();
+    }
+  }
+
+  function add() {
+    if (!agentSelect.value) return;
+    const position = positionSelect.value === "" ? null : Number(positionSelect.value);
+    act(() => api.addMember(current.id, agentSelect.value, position));
+  }
+
+  function move(entry, to) {
+    act(async () => {
+      await api.removeMember(current.id, entry.agent_id);
+      return api.addMember(current.id, entry.agent_id, to);
+    });
+  }
+
+  function render() {
+    const members = [...current.agents].sort((a, b) => a.position - b.position);
+    list.replaceChildren(...members.map((entry, index) => h("li", { class: "roster-item", dataset: { key: entry.key } },
+      h("span", { class: "roster-name" }, entry.name, " ", h("span", { class: "muted" }, `@${entry.key}`)),
+      h("span", { class: "roster-actions" },
+        h("button", { type: "button", class: "ghost icon", "aria-label": `Move ${entry.name} up`,
+          disabled: index === 0, onclick: () => move(entry, index - 1) }, "↑"),
+        h("button", { type: "button", class: "ghost icon", "aria-label": `Move ${entry.name} down`,
+          disabled: index === members.length - 1, onclick: () => move(entry, index + 1) }, "↓"),
+        h("button", { type: "button", class: "ghost danger-text", "aria-label": `Remove ${entry.name}`,
+          onclick: () => act(() => api.removeMember(current.id, entry.agent_id)) }, "Remove")))));
+    if (!members.length) list.append(h("li", { class: "muted" }, "No agents in this room yet."));
+    const inRoom = new Set(members.map((m) => m.agent_id));
+    const free = agents.filter((a) => !inRoom.has(a.id));
+    agentSelect.replaceChildren(...free.map((a) => h("option", { value: a.id }, `${a.name} (@${a.key})`)));
+    if (!free.length) agentSelect.append(h("option", { value: "" }, agents.length ? "every agent is in" : "create an agent first"));
+    positionSelect.replaceChildren(h("option", { value: "" }, "at the end"),
+      ...members.map((m, i) => h("option", { value: String(i) }, `at position ${i + 1} (before ${m.name})`)));
+    addButton.disabled = !free.length;
+  }
+
+  render();
+  document.body.append(dialog);
+  dialog.showModal();
+  agentSelect.focus();
+}

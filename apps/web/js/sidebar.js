@@ -1,0 +1,36 @@
+// The navigation column: rooms and agents, each with a "New" button and an empty state.
+
+import { h } from "./dom.js";
+
+export function renderSidebar(el, { rooms, agents, route, onNewRoom, onNewAgent, onForgetKey }) {
+  const roomItems = rooms.map((room) => item(
+    `#/rooms/${room.id}`, room.name, `${room.mode} · ${count(room.agents.length, "agent")}`,
+    route.kind === "room" && route.id === room.id));
+  const agentItems = agents.map((agent) => item(
+    `#/agents/${agent.id}`, agent.name, `@${agent.key} · ${agent.model}`,
+    route.kind === "agent" && route.id === agent.id));
+  el.replaceChildren(
+    h("a", { class: "brand", href: "#/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "Π"), "Pantheon"),
+    group("Rooms", "New room", onNewRoom, roomItems, "No rooms yet. A room is a team of agents."),
+    group("Agents", "New agent", onNewAgent, agentItems, "No agents yet. Start here: an agent is a role with a model."),
+    h("p", { class: "side-foot" }, h("a", { href: "/docs" }, "API docs"),
+      onForgetKey ? h("button", { type: "button", class: "ghost small", onclick: onForgetKey }, "Forget API key") : null),
+  );
+}
+
+function group(title, action, onAction, items, emptyText) {
+  return h("section", { class: "side-group" },
+    h("div", { class: "side-head" }, h("h2", {}, title),
+      h("button", { type: "button", class: "small", onclick: onAction }, `+ ${action}`)),
+    items.length ? h("ul", { class: "side-list" }, items) : h("p", { class: "side-empty" }, emptyText));
+}
+
+function item(href, name, meta, current) {
+  return h("li", {},
+    h("a", { href, class: "side-item", "aria-current": current ? "page" : null },
+      h("span", { class: "side-name" }, name), h("span", { class: "side-meta" }, meta)));
+}
+
+function count(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}

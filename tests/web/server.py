@@ -1,0 +1,108 @@
+"""A real uvicorn server for browser tests, on 127.0.0.1 and a free port, in a thread.
+
+The thread owns its event loop (migrations, lifespan, turns); tests talk to it over HTTP
+and steer the scripted provider, whose rules are plain data shared with the thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from pantheon.db.migrations import upgrade
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.main import create_app
+from pantheon.settings import OrchestratorSettings, Settings, TurnSettings
+
+START_TIMEOUT_S = 20.0
+
+
+@dataclass
+class LiveServer:
+    url: str
+    scripted: ScriptedProvider
+
+    def api(self, method: str, path: str, json: Any = None) -> Any:
+        """Call the API directly (test setup); raises on an error status."""
+        with httpx.Client(base_url=self.url, timeout=10.0) as client:
+            response = client.request(method, path, json=json)
+        response.raise_for_status()
+        return None if response.status_code == 204 else response.json()
+
+    def agent(self, key: str, name: str | None = None) -> dict[str, Any]:
+        data = {"key": key, "name": name or key.title(), "role_prompt": f"You are {key}."}
+        agent: dict[str, Any] = self.api("POST", "/v1/agents", data)
+        return agent
+
+    def room_with(self, name: str, keys: list[str], mode: str = "orchestrator") -> dict[str, Any]:
+        """A room with new agents ``keys`` in that order, and one session in it."""
+        room = self.api("POST", "/v1/rooms", {"name": name, "mode": mode})
+        for key in keys:
+            agent = self.agent(key)
+            self.api("POST", f"/v1/rooms/{room['id']}/agents", {"agent_id": agent["id"]})
+        session = self.api("POST", f"/v1/rooms/{room['id']}/sessions", {"title": name})
+        return {"room": room, "session": session}
+
+
+class _ServerThread(threading.Thread):
+    def __init__(self, settings: Settings, scripted: ScriptedProvider, sock: socket.socket):
+        super().__init__(name="pantheon-web-test-server", daemon=True)
+        app = create_app(settings, scripted=scripted)
+        config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.settings = settings
+        self.sock = sock
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as exc:  # reported by the fixture, not lost in the thread
+            self.failure = exc
+
+    async def _main(self) -> None:
+        await upgrade(self.settings.resolved_database_url)
+        await self.server.serve(sockets=[self.sock])
+
+
+@contextlib.contextmanager
+def running_server(data_dir: Path) -> Iterator[LiveServer]:
+    settings = Settings(
+        data_dir=data_dir,
+        database_url=f"sqlite+aiosqlite:///{data_dir / 'web.db'}",
+        default_model="scripted",
+        orchestrator=OrchestratorSettings(max_depth=2),
+        turns=TurnSettings(shutdown_grace_s=1.0),
+    )
+    scripted = ScriptedProvider()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    thread = _ServerThread(settings, scripted, sock)
+    thread.start()
+    try:
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not thread.server.started:
+            if thread.failure is not None or not thread.is_alive():
+                raise RuntimeError(f"test server did not start: {thread.failure!r}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"test server not up after {START_TIMEOUT_S} s")
+            time.sleep(0.05)
+        yield LiveServer(url=f"http://127.0.0.1:{port}", scripted=scripted)
+    finally:
+        thread.server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
+    if thread.failure is not None:
+        raise RuntimeError("test server failed") from thread.failure
