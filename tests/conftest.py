@@ -1,4 +1,4 @@
-"""Shared fixtures: an empty database on SQLite and on PostgreSQL, the app, an HTTP client.
+"""Shared fixtures: a database on SQLite and on PostgreSQL, the app, an HTTP client.
 
 Every test that uses ``client`` runs once per backend; the PostgreSQL run is marked
 ``postgres`` (see tests/postgres.py for when it is skipped).
@@ -6,6 +6,7 @@ Every test that uses ``client`` runs once per backend; the PostgreSQL run is mar
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -22,13 +23,41 @@ from tests.postgres import postgres_database
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    """An empty database URL on each backend; every test using it runs on both."""
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'test.db'}"
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database backend this test runs on; every test using a database runs on both."""
+    backend_name: str = request.param
+    return backend_name
+
+
+@pytest.fixture
+async def db_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    """An empty database (no tables), for tests of the migrations themselves."""
+    if backend == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
     else:
         async with postgres_database() as url:
             yield url
+
+
+@pytest.fixture
+async def migrated_db_url(backend: str, tmp_path: Path) -> AsyncIterator[str]:
+    """A database at the latest migration (SQLite: a copy of one migrated once per run)."""
+    if backend == "sqlite":
+        path = tmp_path / "test.db"
+        shutil.copyfile(await _sqlite_template(tmp_path.parent), path)
+        yield f"sqlite+aiosqlite:///{path}"
+    else:
+        async with postgres_database(migrated=True) as url:
+            yield url
+
+
+async def _sqlite_template(directory: Path) -> Path:
+    template = directory / "pantheon-template.db"
+    if not template.exists():
+        partial = directory / "pantheon-template.partial.db"
+        await upgrade(f"sqlite+aiosqlite:///{partial}")
+        partial.rename(template)
+    return template
 
 
 @pytest.fixture
@@ -37,17 +66,16 @@ def scripted() -> ScriptedProvider:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, db_url: str) -> Settings:
+def settings(tmp_path: Path, migrated_db_url: str) -> Settings:
     # Millisecond backoff: retry paths stay fast without changing how many attempts run.
     fast_retries = LLMSettings(backoff_base_s=0.001, backoff_max_s=0.005)
     return Settings(
-        data_dir=tmp_path, database_url=db_url, default_model="scripted", llm=fast_retries
+        data_dir=tmp_path, database_url=migrated_db_url, default_model="scripted", llm=fast_retries
     )
 
 
 @pytest.fixture
 async def app(settings: Settings, scripted: ScriptedProvider) -> AsyncIterator[FastAPI]:
-    await upgrade(settings.resolved_database_url)
     application = create_app(settings, scripted=scripted)
     async with LifespanManager(application):
         yield application

@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator
 import asyncpg
 import pytest
 
+from pantheon.db.migrations import upgrade
+
 DEFAULT_DSN = "postgresql://postgres:postgres@127.0.0.1:5432/postgres"
 
 
@@ -32,14 +34,18 @@ async def _admin_connection() -> asyncpg.Connection:
 
 
 @contextlib.asynccontextmanager
-async def postgres_database() -> AsyncIterator[str]:
-    """Create an empty database, yield its SQLAlchemy async URL, drop it afterwards."""
+async def postgres_database(*, migrated: bool = False) -> AsyncIterator[str]:
+    """Create a database (empty, or at the latest migration), yield its SQLAlchemy async
+    URL, drop it afterwards."""
     admin = await _admin_connection()
     name = f"pantheon_test_{uuid.uuid4().hex[:12]}"
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
         base = admin_dsn().rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
-        yield f"{base}/{name}"
+        url = f"{base}/{name}"
+        if migrated:
+            await upgrade(url)
+        yield url
     finally:
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import httpx
 
 from pantheon.db.migrations import downgrade
+from pantheon.settings import Settings
 
 
 async def test_health(client: httpx.AsyncClient) -> None:
@@ -18,8 +19,8 @@ async def test_ready_when_migrated(client: httpx.AsyncClient) -> None:
     assert response.json() == {"status": "ready"}
 
 
-async def test_ready_503_when_schema_behind(client: httpx.AsyncClient, db_url: str) -> None:
-    await downgrade(db_url, "base")
+async def test_ready_503_when_schema_behind(client: httpx.AsyncClient, settings: Settings) -> None:
+    await downgrade(settings.resolved_database_url, "base")
     response = await client.get("/ready")
     assert response.status_code == 503
     assert "latest migration" in response.json()["detail"]

@@ -25,6 +25,9 @@ async def test_standalone_session(client: httpx.AsyncClient) -> None:
     assert response.status_code == 201
     assert response.json()["agent_id"] == agent["id"]
     assert response.json()["room_id"] is None
+    listed = (await client.get(f"/v1/agents/{agent['id']}/sessions")).json()
+    assert [s["id"] for s in listed["items"]] == [response.json()["id"]]
+    assert listed["total"] == 1
     await client.delete(f"/v1/agents/{agent['id']}")
     assert (await client.get(f"/v1/sessions/{response.json()['id']}")).status_code == 404
 
@@ -42,6 +45,7 @@ async def test_list_room_sessions_newest_first(client: httpx.AsyncClient) -> Non
 
 async def test_session_create_errors(client: httpx.AsyncClient) -> None:
     assert (await client.post(f"/v1/agents/{uuid.uuid4()}/sessions")).status_code == 404
+    assert (await client.get(f"/v1/agents/{uuid.uuid4()}/sessions")).status_code == 404
     room = await create_room(client)
     long_title = await client.post(f"/v1/rooms/{room['id']}/sessions", json={"title": "x" * 300})
     assert long_title.status_code == 422

@@ -1,4 +1,4 @@
-"""A real uvicorn server for the durable-turn tests.
+"""A real uvicorn server (the production ``TurnAwareServer``) for the durable-turn tests.
 
 httpx's ASGITransport hands a response over only once it is complete, so a client that
 disconnects mid-stream, or two listeners on one running turn, need a real server: the
@@ -22,6 +22,7 @@ from fastapi import FastAPI
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
+from pantheon.server import TurnAwareServer
 from pantheon.settings import Settings
 from tests.factories import create_room, create_session
 
@@ -57,7 +58,7 @@ def serve(settings: Settings, scripted: ScriptedProvider) -> Serve:
             app, host="127.0.0.1", port=0, lifespan="on", log_config=None,
             access_log=False, timeout_graceful_shutdown=5,
         )  # fmt: skip
-        server = uvicorn.Server(config)
+        server = TurnAwareServer(config, app, chosen.turns.shutdown_grace_s)
         task = asyncio.create_task(server.serve())
         try:
             while not server.started:

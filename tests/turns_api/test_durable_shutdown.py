@@ -4,7 +4,6 @@ record the rest; checked afterwards through a fresh app on the same database."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import httpx
 from asgi_lifespan import LifespanManager
@@ -18,6 +17,7 @@ from tests.factories import create_room, create_session
 from tests.sse import SSE_HEADERS as SSE
 from tests.sse import events_of, open_stream, types
 from tests.turns_api.apps import running_client
+from tests.waiting import until
 
 SLOW = " ".join(f"w{i}" for i in range(40))  # 2 s at 0.05 s a chunk: past the grace
 
@@ -33,14 +33,6 @@ async def _running_turn_id(http: httpx.AsyncClient, session: str) -> str:
     assert refused.status_code == 409, refused.text
     turn_id: str = refused.json()["running_turn_id"]
     return turn_id
-
-
-async def _until(condition: Any, attempts: int = 500) -> None:
-    for _ in range(attempts):
-        if condition():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not reached")
 
 
 async def test_shutdown_cancels_what_outlives_the_grace_and_records_everything(
@@ -66,13 +58,13 @@ async def test_shutdown_cancels_what_outlives_the_grace_and_records_everything(
                 )
                 for s in (slow, quick)
             ]
-            await _until(lambda: len(scripted.requests) == 2)  # both turns are calling
+            await until(lambda: len(scripted.requests) == 2)  # both turns are calling
             slow_id, quick_id = [await _running_turn_id(http, s) for s in (slow, quick)]
 
             registry: LiveTurnRegistry = app.state.live_turns
             exiting = asyncio.create_task(lifespan.__aexit__(None, None, None))
             exited = True
-            await _until(lambda: not registry.accepting)
+            await until(lambda: not registry.accepting)
             assert {t.turn_id for t in registry.running()} == {slow_id, quick_id}
             refused = await http.post(f"/v1/sessions/{late}/turns", json={"message": "late"})
             assert refused.status_code == 503, refused.text

@@ -31,12 +31,20 @@ class SessionRepository(Repository):
             return None
         return await self.session.scalar(self._live(owner_id).where(ChatSession.id == ident))
 
-    async def list_for_room(
-        self, owner_id: uuid.UUID, room_id: uuid.UUID, *, limit: int, offset: int
+    async def list_for(
+        self,
+        owner_id: uuid.UUID,
+        *,
+        room_id: uuid.UUID | None = None,
+        agent_id: uuid.UUID | None = None,
+        limit: int,
+        offset: int,
     ) -> tuple[list[ChatSession], int]:
+        """A room's sessions, or an agent's standalone sessions, newest first."""
+        owner = ChatSession.room_id == room_id if room_id else ChatSession.agent_id == agent_id
         query = (
             self._live(owner_id)
-            .where(ChatSession.room_id == room_id)
+            .where(owner)
             .order_by(ChatSession.created_at.desc(), ChatSession.id)
         )
         return await self.page(query, limit=limit, offset=offset)

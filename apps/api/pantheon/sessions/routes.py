@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, status
 
+from pantheon.agents.repository import AgentRepository
 from pantheon.deps import UoWDep, UserIdDep
 from pantheon.errors import not_found
 from pantheon.rooms.repository import RoomRepository
@@ -50,8 +51,22 @@ async def list_room_sessions(
     room = await RoomRepository(service.repo.session).get(user, room_id)
     if room is None:
         raise not_found("room", room_id)
-    rows, total = await service.repo.list_for_room(
-        user, room.id, limit=page.limit, offset=page.offset
+    rows, total = await service.repo.list_for(
+        user, room_id=room.id, limit=page.limit, offset=page.offset
+    )
+    return page_of(SessionRead, rows, total, page)
+
+
+@router.get("/v1/agents/{agent_id}/sessions")
+async def list_agent_sessions(
+    agent_id: str, service: ServiceDep, user: UserIdDep, page: PageDep
+) -> Page[SessionRead]:
+    """List an agent's standalone sessions, newest first."""
+    agent = await AgentRepository(service.repo.session).get(user, agent_id)
+    if agent is None:
+        raise not_found("agent", agent_id)
+    rows, total = await service.repo.list_for(
+        user, agent_id=agent.id, limit=page.limit, offset=page.offset
     )
     return page_of(SessionRead, rows, total, page)
 

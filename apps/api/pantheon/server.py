@@ -1,0 +1,30 @@
+"""Serving the app with uvicorn, with turn-aware shutdown.
+
+On SIGTERM uvicorn would first close connections and wait for in-flight requests, so a
+JSON turn request would hold the server until its turn ended, with no bound. Here the
+live-turn registry gets its grace period first: new turns are refused (503), running ones
+may finish for ``turns.shutdown_grace_s`` and are then cancelled and recorded; only then
+does uvicorn close connections and run the lifespan shutdown.
+"""
+
+from __future__ import annotations
+
+import socket
+
+import uvicorn
+from fastapi import FastAPI
+
+from pantheon.turns.live import LiveTurnRegistry
+
+
+class TurnAwareServer(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, app: FastAPI, grace_s: float) -> None:
+        super().__init__(config)
+        self._app = app
+        self._grace_s = grace_s
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        registry: LiveTurnRegistry | None = getattr(self._app.state, "live_turns", None)
+        if registry is not None:
+            await registry.shutdown(self._grace_s)
+        await super().shutdown(sockets)
