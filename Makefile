@@ -41,7 +41,7 @@ typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
 pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not local_model"
 
 test-local: $(VENV)/.dev-installed $(VENV)/.local-installed
 	$(BIN)/pytest -m local_model

