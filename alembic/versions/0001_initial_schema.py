@@ -198,7 +198,7 @@ def upgrade() -> None:
         sa.Column("turn_id", sa.Uuid(), nullable=False),
         sa.Column("seq", sa.Integer(), nullable=False),
         sa.Column("type", sa.String(length=40), nullable=False),
-        sa.Column("data", sa.JSON(), nullable=False),
+        sa.Column("data", sa.Text(), nullable=False),
         sa.ForeignKeyConstraint(
             ["turn_id"], ["turns.id"], name=op.f("fk_turn_events_turn_id_turns")
         ),

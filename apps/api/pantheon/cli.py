@@ -18,7 +18,7 @@ from pantheon.auth import is_loopback_host
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
 from pantheon.main import create_app
-from pantheon.server import TurnAwareServer
+from pantheon.server import TurnAwareServer, run_event_loop
 from pantheon.settings import Settings
 from pantheon.users.commands import add_commands, run_command
 
@@ -88,12 +88,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in ("users", "keys"):
             asyncio.run(run_command(settings, args, sys.stdout))
         elif args.command == "serve":
-            asyncio.run(_serve(settings, args.host, args.port))
+            run_event_loop(_serve(settings, args.host, args.port))
         elif args.command == "migrate":
             asyncio.run(upgrade(settings.resolved_database_url))
             print("database schema is at the latest revision")
         elif args.command == "run-local":
-            asyncio.run(_run_local(settings, args.host, args.port, args.model_port))
+            run_event_loop(_run_local(settings, args.host, args.port, args.model_port))
     except AppError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1

@@ -9,12 +9,29 @@ does uvicorn close connections and run the lifespan shutdown.
 
 from __future__ import annotations
 
+import asyncio
 import socket
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import uvicorn
 from fastapi import FastAPI
 
 from pantheon.turns.live import LiveTurnRegistry
+
+T = TypeVar("T")
+
+
+def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
+    """Run ``main`` on uvloop when installed (uvicorn[standard] brings it), else on asyncio's
+    loop. ``uvicorn.Config(loop="auto")`` only applies when uvicorn creates the loop itself,
+    which it does not when we await ``Server.serve()`` (docs/benchmarks.md)."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is a dependency via uvicorn[standard]
+        return asyncio.run(main)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
 
 class TurnAwareServer(uvicorn.Server):

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.main import create_app
+from pantheon.server import run_event_loop
 from pantheon.settings import Settings
 
 
@@ -56,18 +57,19 @@ def main() -> None:
     args = parser.parse_args()
     profile = os.environ.get("PANTHEON_BENCH_PROFILE")
     if not profile:
-        asyncio.run(serve(args.port))
+        run_event_loop(serve(args.port))
         return
     from pyinstrument import Profiler
 
     profiler = Profiler(interval=0.001, async_mode="disabled")
     profiler.start()
     try:
-        asyncio.run(serve(args.port))
+        run_event_loop(serve(args.port))
     finally:
         profiler.stop()
+        # Text only, fastest first: the harness stops this process soon after the run.
+        Path(f"{profile}.flat.txt").write_text(profiler.output_text(flat=True))
         Path(f"{profile}.txt").write_text(profiler.output_text(show_all=False))
-        Path(f"{profile}.html").write_text(profiler.output_html())
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -130,8 +129,11 @@ class LLMCall(UUIDPrimaryKey, Base):
 
 
 class TurnEventRow(Base):
+    """The SSE log of a turn. ``data`` is the exact JSON text that was streamed, so a replay
+    sends the same bytes and recording does not serialise every event a second time."""
+
     __tablename__ = "turn_events"
     turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(primary_key=True)
     type: Mapped[str] = mapped_column(String(40))
-    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    data: Mapped[str] = mapped_column(Text)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import insert
 
@@ -62,40 +63,48 @@ def _turn_row(turn: FinishedTurn) -> Turn:
     )
 
 
-def _message_rows(turn: FinishedTurn) -> list[Message]:
+def _message_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     turn_id, session_id = uuid.UUID(turn.snapshot.turn_id), uuid.UUID(turn.snapshot.session_id)
     ids = iter(turn.message_ids)
-    rows = [
-        Message(
-            id=next(ids), turn_id=turn_id, session_id=session_id, seq=0, role="user",
-            content=turn.snapshot.message, created_at=turn.started_at,
-        )
+    user = {
+        "id": next(ids), "turn_id": turn_id, "session_id": session_id, "seq": 0,
+        "role": "user", "agent_key": None, "agent_name": None, "round": None,
+        "content": turn.snapshot.message, "status": "ok", "error_code": None,
+        "visible": True, "created_at": turn.started_at,
+    }  # fmt: skip
+    return [user] + [
+        {
+            "id": next(ids), "turn_id": turn_id, "session_id": session_id, "seq": seq,
+            "role": produced.role, "agent_key": produced.agent_key,
+            "agent_name": produced.agent_name, "round": produced.round,
+            "content": produced.content, "status": produced.status,
+            "error_code": produced.error_code, "visible": True,
+            "created_at": turn.finished_at,
+        }
+        for seq, produced in enumerate(turn.record.messages, start=1)
     ]  # fmt: skip
-    for seq, produced in enumerate(turn.record.messages, start=1):
-        rows.append(
-            Message(
-                id=next(ids), turn_id=turn_id, session_id=session_id, seq=seq,
-                role=produced.role, agent_key=produced.agent_key,
-                agent_name=produced.agent_name, round=produced.round,
-                content=produced.content, status=produced.status,
-                error_code=produced.error_code, created_at=turn.finished_at,
-            )
-        )  # fmt: skip
-    return rows
 
 
-def _call_rows(turn: FinishedTurn) -> list[LLMCall]:
+def _call_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     turn_id = uuid.UUID(turn.snapshot.turn_id)
     return [
-        LLMCall(
-            turn_id=turn_id, seq=seq, purpose=call.purpose, model=call.model,
-            agent_key=call.agent_key, round=call.round, input_tokens=call.input_tokens,
-            output_tokens=call.output_tokens, usage_estimated=call.usage_estimated,
-            cost_usd=call.cost_usd, latency_ms=call.latency_ms, ttft_ms=call.ttft_ms,
-            status=call.status, error_code=call.error_code, started_at=call.started_at,
-        )
+        {
+            "id": uuid.uuid4(), "turn_id": turn_id, "seq": seq, "purpose": call.purpose,
+            "model": call.model, "agent_key": call.agent_key, "round": call.round,
+            "input_tokens": call.input_tokens, "output_tokens": call.output_tokens,
+            "usage_estimated": call.usage_estimated, "cost_usd": call.cost_usd,
+            "latency_ms": call.latency_ms, "ttft_ms": call.ttft_ms, "status": call.status,
+            "error_code": call.error_code, "started_at": call.started_at,
+        }
         for seq, call in enumerate(turn.record.llm_calls, start=1)
     ]  # fmt: skip
+
+
+def _event_rows(turn_id: uuid.UUID, events: list[PublishedEvent]) -> list[dict[str, Any]]:
+    # The JSON text that was streamed: no second serialisation, and replay sends the same bytes.
+    return [
+        {"turn_id": turn_id, "seq": e.seq, "type": e.event.type, "data": e.data} for e in events
+    ]
 
 
 async def record_turn(db: Database, turn: FinishedTurn, events: list[PublishedEvent]) -> None:
@@ -104,15 +113,13 @@ async def record_turn(db: Database, turn: FinishedTurn, events: list[PublishedEv
     async with unit_of_work(db, write=True) as session:
         session.add(_turn_row(turn))
         await session.flush()  # parent row first: PostgreSQL checks foreign keys per statement
-        session.add_all(_message_rows(turn))
-        session.add_all(_call_rows(turn))
-        # The event log is most of the rows (one per delta): one executemany INSERT, not
-        # an ORM object per event, which cost ~2/3 of the recording time (docs/benchmarks.md).
-        await session.execute(
-            insert(TurnEventRow),
-            [
-                {"turn_id": turn_id, "seq": e.seq, "type": e.event.type,
-                 "data": e.event.model_dump(mode="json", by_alias=True)}
-                for e in events
-            ],
-        )  # fmt: skip
+        # Child rows as one executemany INSERT per table, not ORM objects: a turn has a row
+        # per delta, and building and flushing objects was most of its recording time
+        # (docs/benchmarks.md, "Profile").
+        for table, rows in (
+            (Message, _message_rows(turn)),
+            (LLMCall, _call_rows(turn)),
+            (TurnEventRow, _event_rows(turn_id, events)),
+        ):
+            if rows:
+                await session.execute(insert(table), rows)

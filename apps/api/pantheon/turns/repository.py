@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
 
 from sqlalchemy import select
 
@@ -41,9 +40,8 @@ class TurnRepository(Repository):
         query = select(LLMCall).where(LLMCall.turn_id == turn_id).order_by(LLMCall.seq)
         return list((await self.session.scalars(query)).all())
 
-    async def events_after(
-        self, turn_id: uuid.UUID, after: int
-    ) -> list[tuple[int, dict[str, Any]]]:
+    async def events_after(self, turn_id: uuid.UUID, after: int) -> list[tuple[int, str]]:
+        """(seq, JSON text) of the recorded events after ``after``, in order."""
         query = (
             select(TurnEventRow.seq, TurnEventRow.data)
             .where(TurnEventRow.turn_id == turn_id, TurnEventRow.seq > after)

@@ -6,7 +6,6 @@ recorder one writing unit, and readers open their own short units.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -123,7 +122,7 @@ class TurnService:
         async with unit_of_work(self.db, write=False) as session:
             rows = await TurnRepository(session).events_after(turn_id, after)
         for seq, data in rows:
-            yield seq, json.dumps(data, separators=(",", ":"))
+            yield seq, data
 
     async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:
         """Stop a running turn; what it produced so far is kept (status ``cancelled``)."""
