@@ -13,6 +13,7 @@ from typing import Any
 
 import aiohttp
 
+from pantheon.settings import Settings
 from pantheon_bench import scenario
 from pantheon_bench.b3_orchestrator import timed_turn
 from pantheon_bench.client import session
@@ -66,8 +67,11 @@ async def run(ctx: Context) -> BenchResult:
     ]  # fmt: skip
     result.raw.update(turns=turns, completed=ok, requests=requests, **injected,
                       problems=[p for _, p in ours if p][:5])  # fmt: skip
+    attempts = Settings().llm.max_attempts
+    per_call = 0.15**attempts
     result.notes.append(
-        "With 15% of attempts failing and 4 attempts per call, a call still fails with "
-        "probability 0.15^4 = 5e-4; a 15-call turn then ends 'partial' about 0.8% of the time."
+        f"With 15% of attempts failing and {attempts} attempts per call, a call still fails "
+        f"with probability 0.15^{attempts} = {per_call:.1e}; a 15-call turn then ends "
+        f"degraded about {100 * (1 - (1 - per_call) ** 15):.3f}% of the time."
     )
     return result
