@@ -22,8 +22,9 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from pantheon.errors import Conflict, ServiceUnavailable, Unprocessable
+from pantheon.errors import Conflict, ServiceUnavailable
 from pantheon.turns.events import TurnEvent, event_to_json
+from pantheon.turns.idempotency import ensure_same_request
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ class LiveTurnRegistry:
         self._by_session: dict[str, LiveTurn] = {}
         self.accepting = True
 
+    def ensure_accepting(self) -> None:
+        """503 once shutdown has begun."""
+        if not self.accepting:
+            raise ServiceUnavailable("the server is shutting down; retry on another instance")
+
     def get(self, turn_id: str) -> LiveTurn | None:
         return self._by_turn.get(turn_id)
 
@@ -124,15 +130,13 @@ class LiveTurnRegistry:
         current = self._by_session.get(live.session_id)
         if current is not None:
             if live.idempotency_key is not None and current.idempotency_key == live.idempotency_key:
-                if current.request_hash != live.request_hash:
-                    raise Unprocessable("Idempotency-Key was used with a different request body")
+                ensure_same_request(current.request_hash, live.request_hash)
                 return current, False
             raise Conflict(
                 f"session {live.session_id} already has a running turn {current.turn_id}",
                 running_turn_id=current.turn_id,
             )
-        if not self.accepting:
-            raise ServiceUnavailable("the server is shutting down; retry on another instance")
+        self.ensure_accepting()
         self._by_turn[live.turn_id] = live
         self._by_session[live.session_id] = live
         live.task = asyncio.create_task(self._run(live, body), name=f"turn-{live.turn_id}")

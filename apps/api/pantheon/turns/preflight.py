@@ -6,8 +6,6 @@ Bad input becomes a plain HTTP error here, with nothing persisted.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +17,7 @@ from pantheon.errors import Unprocessable, not_found
 from pantheon.rooms.repository import RoomRepository
 from pantheon.sessions.repository import SessionRepository
 from pantheon.settings import Settings
+from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.mentions import NoValidMention, require_mentions
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import TurnCreate
@@ -32,11 +31,6 @@ class Preflight:
 
     snapshot: TurnSnapshot | None
     existing: Turn | None = None
-
-
-def request_hash(data: TurnCreate) -> str:
-    canonical = json.dumps(data.model_dump(), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _agent_snapshot(agent: Agent, position: int) -> AgentSnapshot:
@@ -111,8 +105,7 @@ async def prepare_turn(
     if idempotency_key is not None:
         existing = await turns.by_idempotency_key(chat.id, idempotency_key)
         if existing is not None:
-            if existing.request_hash != request_hash(data):
-                raise Unprocessable("Idempotency-Key was used with a different request body")
+            ensure_same_request(existing.request_hash, request_hash(data))
             return Preflight(None, existing)
     limit = settings.turns.max_message_chars
     if len(data.message) > limit:

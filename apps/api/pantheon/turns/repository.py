@@ -18,9 +18,10 @@ class TurnRepository(Repository):
         if ident is None:
             return None
         turn = await self.session.get(Turn, ident)
-        if turn is None or await SessionRepository(self.session).get(owner_id, turn.session_id):
-            return turn
-        return None
+        if turn is None:
+            return None
+        owned = await SessionRepository(self.session).get(owner_id, turn.session_id)
+        return turn if owned is not None else None
 
     async def by_idempotency_key(self, session_id: uuid.UUID, key: str) -> Turn | None:
         query = select(Turn).where(Turn.session_id == session_id, Turn.idempotency_key == key)

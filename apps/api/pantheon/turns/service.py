@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
-from pantheon.errors import Conflict, ServiceUnavailable, Unprocessable, not_found
+from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
+from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.live import LiveTurn, LiveTurnRegistry
-from pantheon.turns.preflight import prepare_turn, request_hash
+from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.runner import TurnJob, execute_turn
 from pantheon.turns.schemas import TurnCreate, TurnDetail, TurnRead
@@ -43,13 +44,12 @@ class TurnService:
         self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
     ) -> StartedTurn:
         """Validate, then start a turn, or join the one this Idempotency-Key refers to."""
-        if not self.registry.accepting:
-            raise ServiceUnavailable("the server is shutting down; retry on another instance")
+        self.registry.ensure_accepting()  # fail fast, before any database read
+        body_hash = request_hash(data) if key is not None else None
         if key is not None and (running := self._running_with_key(owner_id, session_id, key)):
             # Before preflight: a turn that commits while preflight reads would otherwise
             # be missed both in the database and here, and run a second time.
-            if running.request_hash != request_hash(data):
-                raise Unprocessable("Idempotency-Key was used with a different request body")
+            ensure_same_request(running.request_hash, body_hash)
             return StartedTurn(running.turn_id, running)
         async with unit_of_work(self.db, write=False) as session:
             prepared = await prepare_turn(session, self.settings, owner_id, session_id, data, key)
@@ -63,7 +63,7 @@ class TurnService:
             session_id=snapshot.session_id,
             owner_id=owner_id,
             idempotency_key=key,
-            request_hash=request_hash(data) if key is not None else None,
+            request_hash=body_hash,
         )
         joined, _started = self.registry.join_or_start(live, lambda t: execute_turn(job, t))
         return StartedTurn(joined.turn_id, joined)
@@ -99,9 +99,7 @@ class TurnService:
             await started.live.finished.wait()
         try:
             return await self.detail(owner_id, started.turn_id)
-        except Exception as exc:
-            if isinstance(exc, Conflict):
-                raise
+        except NotFound as exc:  # finished but not in the database: its write failed
             raise ServiceUnavailable(f"turn {started.turn_id} could not be saved") from exc
 
     async def events(

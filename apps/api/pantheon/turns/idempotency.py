@@ -1,0 +1,25 @@
+"""Idempotency-Key: one rule, checked wherever an earlier turn with the key can be found.
+
+A key names one request body. The same key and body return the earlier turn (running or
+finished); the same key with another body is a client error, never a second turn.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from pantheon.errors import Unprocessable
+from pantheon.turns.schemas import TurnCreate
+
+
+def request_hash(data: TurnCreate) -> str:
+    """A stable digest of the request body (key order and spacing do not matter)."""
+    canonical = json.dumps(data.model_dump(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def ensure_same_request(stored_hash: str | None, presented_hash: str | None) -> None:
+    """422 when an Idempotency-Key is reused with a different body."""
+    if stored_hash != presented_hash:
+        raise Unprocessable("Idempotency-Key was used with a different request body")
