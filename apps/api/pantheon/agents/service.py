@@ -10,7 +10,8 @@ from pantheon.agents.repository import AgentRepository
 from pantheon.agents.schemas import AgentCreate, AgentUpdate
 from pantheon.db.base import utcnow
 from pantheon.db.models import Agent, RoomAgent
-from pantheon.errors import Conflict, Unprocessable, not_found
+from pantheon.db.repository import apply_patch
+from pantheon.errors import Conflict, not_found
 from pantheon.llm.registry import ModelRegistry
 from pantheon.users.access import require_alias
 
@@ -59,10 +60,7 @@ class AgentService:
             await self._allowed_model(owner_id, changes["model"])
         if changes.get("key") is not None:
             await self._check_key_free(owner_id, changes["key"], agent)
-        for field, value in changes.items():
-            if value is None:
-                raise Unprocessable(f"'{field}' cannot be null")
-            setattr(agent, field, value)
+        apply_patch(agent, changes)
         agent.updated_at = utcnow()
         await self.repo.session.flush()
         return agent

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from pantheon.errors import Unprocessable
+
 
 class Repository:
     """Holds the session; subclasses add the queries of one aggregate."""
@@ -31,3 +33,13 @@ def as_uuid(value: str | uuid.UUID) -> uuid.UUID | None:
         return uuid.UUID(value)
     except ValueError:
         return None
+
+
+def apply_patch(
+    row: object, changes: dict[str, Any], *, nullable: frozenset[str] = frozenset()
+) -> None:
+    """Set the PATCH fields a client sent on ``row``; null only where the column allows it."""
+    for field, value in changes.items():
+        if value is None and field not in nullable:
+            raise Unprocessable(f"'{field}' cannot be null")
+        setattr(row, field, value)

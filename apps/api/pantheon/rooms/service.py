@@ -9,7 +9,7 @@ from sqlalchemy import delete
 from pantheon.agents.repository import AgentRepository
 from pantheon.db.base import utcnow
 from pantheon.db.models import Room, RoomAgent
-from pantheon.db.repository import as_uuid
+from pantheon.db.repository import apply_patch, as_uuid
 from pantheon.errors import Conflict, Unprocessable, not_found
 from pantheon.llm.registry import ModelRegistry
 from pantheon.rooms.repository import RoomRepository
@@ -68,10 +68,7 @@ class RoomService:
         room = await self.get(owner_id, room_id)
         changes = data.model_dump(exclude_unset=True)
         await self._check_manager(owner_id, changes.get("manager_model"))
-        for field, value in changes.items():
-            if value is None and field not in ("manager_model",):
-                raise Unprocessable(f"'{field}' cannot be null")
-            setattr(room, field, value)
+        apply_patch(room, changes, nullable=frozenset({"manager_model"}))  # null: server default
         room.updated_at = utcnow()
         await self.repo.session.flush()
         return (await self.read([room]))[0]
