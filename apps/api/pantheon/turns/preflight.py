@@ -21,7 +21,14 @@ from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.mentions import NoValidMention, require_mentions
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import TurnCreate
-from pantheon.turns.snapshot import AgentSnapshot, HistoryEntry, Mode, TurnSnapshot
+from pantheon.turns.snapshot import (
+    MODES,
+    AgentSnapshot,
+    HistoryEntry,
+    HistoryRole,
+    Mode,
+    TurnSnapshot,
+)
 from pantheon.users.access import check_allowlisted, user_allowlist
 
 
@@ -44,9 +51,14 @@ def _agent_snapshot(agent: Agent, position: int) -> AgentSnapshot:
     )
 
 
+# Stored strings back to the snapshot's literal types (the recorder writes only these).
+_HISTORY_ROLES: dict[str, HistoryRole] = {r: r for r in ("user", "assistant", "manager")}
+_MODES: dict[str, Mode] = {m: m for m in MODES}
+
+
 def _history_entry(message: Message) -> HistoryEntry:
-    role = message.role if message.role in ("user", "assistant", "manager") else "assistant"
-    return HistoryEntry(role, message.content, message.agent_key, message.agent_name)  # type: ignore[arg-type]
+    role = _HISTORY_ROLES[message.role]
+    return HistoryEntry(role, message.content, message.agent_key, message.agent_name)
 
 
 async def _roster_and_mode(
@@ -60,10 +72,11 @@ async def _roster_and_mode(
         agent = await db.get(Agent, chat.agent_id)
         assert agent is not None  # the session query only returns sessions of live agents
         return "standalone", (_agent_snapshot(agent, 0),), None
+    assert chat.room_id is not None  # a session belongs to an agent or to a room
     rooms = RoomRepository(db)
-    room = await rooms.get(owner_id, chat.room_id)  # type: ignore[arg-type]
+    room = await rooms.get(owner_id, chat.room_id)
     assert room is not None  # likewise for live rooms
-    mode = data.mode or room.mode
+    mode = data.mode or _MODES[room.mode]
     if mode == "standalone":
         raise Unprocessable("'standalone' turns need a session opened on one agent, not a room")
     members = (await rooms.roster([room.id]))[room.id]
@@ -72,7 +85,7 @@ async def _roster_and_mode(
             f"room {room.id} has no agents; add one with POST /v1/rooms/{{id}}/agents"
         )
     roster = tuple(_agent_snapshot(agent, member.position) for member, agent in members)
-    return mode, roster, room.manager_model  # type: ignore[return-value]
+    return mode, roster, room.manager_model
 
 
 async def _check_models(

@@ -15,6 +15,7 @@ from pantheon.settings import OrchestratorSettings
 
 Mode = Literal["standalone", "manual", "roundtable", "orchestrator"]
 MODES: tuple[Mode, ...] = ("standalone", "manual", "roundtable", "orchestrator")
+HistoryRole = Literal["user", "assistant", "manager"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +32,7 @@ class AgentSnapshot:
 class HistoryEntry:
     """One earlier visible message of the session, oldest first in ``TurnSnapshot.history``."""
 
-    role: Literal["user", "assistant", "manager"]
+    role: HistoryRole
     content: str
     agent_key: str | None = None
     agent_name: str | None = None
