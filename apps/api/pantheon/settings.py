@@ -48,6 +48,16 @@ class TurnSettings(BaseModel):
     shutdown_grace_s: float = Field(default=30.0, ge=0)
 
 
+class ToolSettings(BaseModel):
+    """Bounds of the tool loop (SPEC: "Agents that act: tools")."""
+
+    max_rounds: int = Field(default=8, ge=0, le=50, description="Tool rounds per agent per turn")
+    max_calls_per_turn: int = Field(default=32, ge=0, le=500)
+    max_parallel: int = Field(default=4, ge=1, le=32, description="Concurrent calls of one round")
+    timeout_s: float = Field(default=30.0, gt=0, description="One tool call")
+    max_result_chars: int = Field(default=4000, ge=100, description="Result text a model reads")
+
+
 class LimitSettings(BaseModel):
     """Denial-of-wallet guards: request rate, request size and roster size."""
 
@@ -82,6 +92,7 @@ class Settings(BaseSettings):
     sse: SSESettings = SSESettings()
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
+    tools: ToolSettings = ToolSettings()
 
     @property
     def resolved_database_url(self) -> str:

@@ -6,8 +6,9 @@ gateway guarantees the trailing ``Usage`` (estimated when the upstream sends non
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
 Purpose = Literal["route", "specialist", "evaluate", "synthesis", "chat"]
@@ -17,6 +18,16 @@ Purpose = Literal["route", "specialist", "evaluate", "synthesis", "chat"]
 class ChatMessage:
     role: Role
     content: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolDefinition:
+    """A tool offered to a model: ``name`` matches ``^[A-Za-z0-9_-]{1,64}$``;
+    ``parameters`` is a JSON schema object."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

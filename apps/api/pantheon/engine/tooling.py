@@ -1,0 +1,46 @@
+"""What the engine needs from tools, and nothing more: definitions to offer a model and a
+way to run one call.
+
+The engine never imports the tool registry or MCP clients; the service layer hands it an
+object that satisfies ``ToolRunner`` (``pantheon.tools`` provides the real one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pantheon.llm.types import ToolDefinition
+
+
+@dataclass(frozen=True, slots=True)
+class ToolScope:
+    """Who is calling: tools that read a user's data (knowledge) are scoped by these."""
+
+    owner_id: str
+    turn_id: str
+    agent_id: str
+    agent_key: str
+    room_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """One finished call: ``content`` is what the model reads back (text, already capped)."""
+
+    ok: bool
+    content: str
+
+
+class ToolRunner(Protocol):
+    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+        """The model-visible tools for an agent's ``tools`` entries (``calculator``,
+        ``server.tool``, ``server.*``); entries that are unavailable right now are left
+        out. Never raises for a missing or unreachable tool."""
+        ...
+
+    async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
+        """Run one call by its model-visible name. A tool that fails, is unknown or gets
+        bad arguments gives ``ok=False`` with a short reason; it does not raise."""
+        ...
