@@ -2,13 +2,13 @@
 
 Promises:
 
-- ``stream`` yields non-empty ``TextDelta`` items, then exactly one ``Usage`` (estimated,
-  ``estimated=True``, when the provider reported none).
+- ``stream`` yields non-empty ``TextDelta`` items and complete ``ToolCall`` items, then
+  exactly one ``Usage`` (estimated, ``estimated=True``, when the provider reported none).
 - Retryable failures (``err.retryable``: rate limited, unavailable, timeout) are retried
   with exponential backoff and full jitter, at least ``retry_after_s`` when the upstream
-  asked for it, for at most ``settings.max_attempts`` attempts in all. Once any text has
-  been yielded to the caller nothing is retried: the error propagates, because the
-  caller may already have shown that text.
+  asked for it, for at most ``settings.max_attempts`` attempts in all. Once any text or
+  tool call has been yielded to the caller nothing is retried: the error propagates,
+  because the caller may already have shown or acted on it.
 - Closing the stream early closes the provider stream at once (and so the upstream
   connection); nothing keeps running in the background.
 - ``complete`` is ``stream`` folded, so the two cannot drift apart.
@@ -27,7 +27,15 @@ from pantheon.llm.errors import BadRequest, LLMError
 from pantheon.llm.providers.base import Provider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
-from pantheon.llm.types import Completion, LLMRequest, ModelAlias, StreamItem, TextDelta, Usage
+from pantheon.llm.types import (
+    Completion,
+    LLMRequest,
+    ModelAlias,
+    StreamItem,
+    TextDelta,
+    ToolCall,
+    Usage,
+)
 from pantheon.settings import LLMSettings
 
 logger = logging.getLogger(__name__)
@@ -77,6 +85,7 @@ class LLMGateway:
         """Text deltas, then exactly one ``Usage``; see the module docstring."""
         alias, provider = self.resolve(request.model)
         texts: list[str] = []
+        calls = 0
         usage: Usage | None = None
         attempt = 0
         while True:
@@ -86,13 +95,16 @@ class LLMGateway:
                     async for item in items:
                         if isinstance(item, Usage):
                             usage = item
+                        elif isinstance(item, ToolCall):
+                            calls += 1
+                            yield item
                         elif item.text:
                             texts.append(item.text)
                             yield item
                 break
             except LLMError as err:
                 attempt += 1
-                if texts or not err.retryable or attempt >= self.settings.max_attempts:
+                if texts or calls or not err.retryable or attempt >= self.settings.max_attempts:
                     raise
                 delay = self.backoff_delay(attempt - 1, err.retry_after_s)
                 logger.warning(
@@ -110,14 +122,17 @@ class LLMGateway:
     async def complete(self, request: LLMRequest) -> Completion:
         """The whole reply at once: ``stream`` folded."""
         texts: list[str] = []
+        calls: list[ToolCall] = []
         usage = Usage()
         async with aclosing(self.stream(request)) as items:
             async for item in items:
                 if isinstance(item, TextDelta):
                     texts.append(item.text)
+                elif isinstance(item, ToolCall):
+                    calls.append(item)
                 else:
                     usage = item
-        return Completion(text="".join(texts), usage=usage)
+        return Completion(text="".join(texts), usage=usage, tool_calls=tuple(calls))
 
     def backoff_delay(self, attempt: int, retry_after_s: float | None = None) -> float:
         """Full jitter over ``base * 2**attempt`` (capped), but at least ``retry_after_s``.

@@ -1,7 +1,8 @@
 """Provider-neutral LLM types: what the engine asks for and what comes back.
 
-A stream is a sequence of ``TextDelta`` items followed by exactly one ``Usage``; the
-gateway guarantees the trailing ``Usage`` (estimated when the upstream sends none).
+A stream is a sequence of ``TextDelta`` and ``ToolCall`` items followed by exactly one
+``Usage``; the gateway guarantees the trailing ``Usage`` (estimated when the upstream
+sends none). A ``ToolCall`` item is complete: providers assemble streamed fragments.
 """
 
 from __future__ import annotations
@@ -10,14 +11,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Role = Literal["system", "user", "assistant"]
+Role = Literal["system", "user", "assistant", "tool"]
 Purpose = Literal["route", "specialist", "evaluate", "synthesis", "chat"]
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One call the model asked for; ``arguments`` is the JSON text as the model wrote it."""
+
+    id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChatMessage:
+    """A prompt message. An assistant message may carry ``tool_calls``; a ``tool`` message
+    answers the call named by ``tool_call_id``."""
+
     role: Role
     content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +46,14 @@ class ToolDefinition:
 
 
 @dataclass(frozen=True, slots=True)
+class ResponseFormat:
+    """Ask for JSON matching ``schema``; each alias says how (``structured_output``)."""
+
+    name: str
+    schema: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class LLMRequest:
     """One call. ``model`` is an alias; ``agent_key`` and ``purpose`` are metadata for logs
     and for the scripted provider, never sent upstream."""
@@ -41,6 +64,8 @@ class LLMRequest:
     agent_key: str | None = None
     max_tokens: int | None = None
     temperature: float | None = None
+    tools: tuple[ToolDefinition, ...] = ()
+    response_format: ResponseFormat | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +80,19 @@ class Usage:
     estimated: bool = False
 
 
-StreamItem = TextDelta | Usage
+StreamItem = TextDelta | ToolCall | Usage
+
+# How an alias's upstream takes a JSON schema for the reply: OpenAI's ``response_format``
+# with ``json_schema``, llama.cpp's ``json_object`` with a ``schema``, or not at all.
+StructuredOutput = Literal["json_schema", "json_object", "none"]
+STRUCTURED_OUTPUT_KINDS: tuple[StructuredOutput, ...] = ("json_schema", "json_object", "none")
 
 
 @dataclass(frozen=True, slots=True)
 class Completion:
     text: str
     usage: Usage = field(default_factory=Usage)
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +107,7 @@ class ModelAlias:
     input_price_per_mtok: float = 0.0
     output_price_per_mtok: float = 0.0
     context_window: int = 8192
+    structured_output: StructuredOutput = "none"
 
     def cost_usd(self, usage: Usage) -> float:
         return (

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
-from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias, Purpose, Usage
+from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias, Purpose, TextDelta, Usage
 from pantheon.turns.events import (
     AgentCompletedEvent,
     AgentFailedEvent,
@@ -107,6 +107,8 @@ class CallRunner:
                     if isinstance(item, Usage):
                         outcome.usage = item
                         continue
+                    if not isinstance(item, TextDelta):
+                        continue  # no tools are offered to this call, so none come back
                     first = time.perf_counter() if first is None else first
                     outcome.parts.append(item.text)
                     yield DeltaEvent(
