@@ -78,6 +78,9 @@ class Settings(BaseSettings):
 
     data_dir: Path = Path("data")
     database_url: str = ""
+    # The operator's TOML file: [models.*], [mcp_servers.*], [embedders.*] tables.
+    # PANTHEON_MODELS_FILE is the older name of the same file; CONFIG_FILE wins when both are set.
+    config_file: Path | None = None
     models_file: Path | None = None
     default_model: str = "scripted"
     auth_mode: Literal["local", "keys"] = "local"
@@ -93,6 +96,11 @@ class Settings(BaseSettings):
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
     tools: ToolSettings = ToolSettings()
+
+    @property
+    def resolved_config_file(self) -> Path | None:
+        """The operator config file, under either of its names."""
+        return self.config_file or self.models_file
 
     @property
     def resolved_database_url(self) -> str:

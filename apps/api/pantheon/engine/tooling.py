@@ -14,6 +14,11 @@ from typing import Any, Protocol
 from pantheon.llm.types import ToolDefinition
 
 
+class ToolError(Exception):
+    """Raised by a tool for a failure the model should read (``str(exc)`` is shown to it);
+    any other exception from a tool is reported to the model as a generic failure."""
+
+
 @dataclass(frozen=True, slots=True)
 class ToolScope:
     """Who is calling: tools that read a user's data (knowledge) are scoped by these."""

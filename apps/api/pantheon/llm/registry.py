@@ -1,7 +1,8 @@
 """Model aliases: the operator's names for upstream models, loaded once at startup.
 
 ``ModelRegistry.from_settings`` always contains the built-in ``scripted`` alias (the fake
-provider, no network) plus every ``[models.NAME]`` table of ``settings.models_file``.
+provider, no network) plus every ``[models.NAME]`` table of the operator config file
+(``settings.resolved_config_file``; other tables of that file belong to other readers).
 A malformed file fails loudly at startup with a ``ValueError`` naming the file and the
 alias, never later in the middle of a turn. Lookups of unknown names raise
 ``UnknownModel`` listing the known aliases.
@@ -34,13 +35,14 @@ class ModelRegistry:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ModelRegistry:
-        """The built-in ``scripted`` alias plus the aliases of ``settings.models_file``.
+        """The built-in ``scripted`` alias plus the aliases of the config file.
 
         A file entry named ``scripted`` replaces the built-in one.
         """
         aliases = {SCRIPTED_ALIAS.name: SCRIPTED_ALIAS}
-        if settings.models_file is not None:
-            aliases.update({a.name: a for a in load_models_file(settings.models_file)})
+        path = settings.resolved_config_file
+        if path is not None:
+            aliases.update({a.name: a for a in load_models_file(path)})
         return cls(aliases.values())
 
     def get(self, name: str) -> ModelAlias:
