@@ -3,8 +3,9 @@
 Each POST to ``/v1/chat/completions`` consumes the next queued ``Reply`` (a plain
 success when the queue is empty) and is recorded in ``received``. A reply can fail with
 a status, send raw SSE frames first, stream chunks with or without usage / ``[DONE]``,
-cut the connection after n chunks, stall silently after n chunks, or keep the stream
-open after n chunks until the client goes away (then ``client_gone`` is set).
+cut the connection after n chunks, stall silently after n chunks, drip chunks with a
+pause between them, or keep the stream open after n chunks until the client goes away
+(then ``client_gone`` is set).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class Reply:
     body: str = '{"error": {"message": "nope"}}'
     content_type: str = "text/event-stream"
     delay_s: float = 0.0
+    chunk_delay_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,8 @@ class MockOpenAI:
                 return await self._hang(resp)
             if index == reply.stall_after:
                 await asyncio.sleep(1)  # silent; the runner cancels us at teardown
+            if index and reply.chunk_delay_s:
+                await asyncio.sleep(reply.chunk_delay_s)
             last = index == len(reply.chunks) - 1
             await resp.write(sse(delta_chunk(text, "stop" if last and reply.finish else None)))
         if reply.usage is not None:

@@ -59,7 +59,7 @@ async def test_disconnect_after_first_delta_still_completes(
     replay = await _events(live, turn_id)
     assert replay[-1][1] | {"usage": None, "message_ids": None} == {
         "type": "turn_completed", "turn_id": turn_id, "status": "completed",
-        "usage": None, "message_ids": None,
+        "usage": None, "message_ids": None, "error_code": None,
     }  # fmt: skip
 
 

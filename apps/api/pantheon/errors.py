@@ -5,11 +5,18 @@ Bodies are ``{"detail": "<message naming the problem>", "code": "<code>"}``.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
+
+from pantheon.text import clean_json
 
 
 class AppError(Exception):
@@ -98,5 +105,52 @@ async def _render(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
+async def _render_validation(_request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422 body, with the echoed input made encodable (it may hold lone
+    surrogates or NUL, which would otherwise turn a 422 into a 500)."""
+    assert isinstance(exc, RequestValidationError)
+    errors = clean_json(jsonable_encoder(exc.errors()))
+    return JSONResponse({"detail": errors, "code": "unprocessable"}, status_code=422)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette names only the first route's),
+    read from the OpenAPI paths, the one public list of every route and its methods."""
+    state = request.app.state
+    index: list[tuple[re.Pattern[str], set[str]]] | None = getattr(state, "allow_index", None)
+    if index is None:
+        paths: dict[str, dict[str, Any]] = request.app.openapi()["paths"]
+        index = [(compile_path(p)[0], {m.upper() for m in ops}) for p, ops in paths.items()]
+        state.allow_index = index
+    methods = {"OPTIONS"}
+    for pattern, served in index:
+        if pattern.match(request.url.path):
+            methods |= served | ({"HEAD"} if "GET" in served else set())
+    return sorted(methods)
+
+
+async def _render_http(request: Request, exc: Exception) -> Response:
+    """Starlette's HTTP errors in our shape, with three corrections: OPTIONS is answered
+    (204 with ``Allow``), a 405's ``Allow`` lists every method of the path, and a body
+    FastAPI could not decode is the documented 422, not an undocumented 400."""
+    assert isinstance(exc, StarletteHTTPException)
+    if exc.status_code == 405:
+        allow = {"Allow": ", ".join(_allowed_methods(request))}
+        if request.method == "OPTIONS":
+            return Response(status_code=204, headers=allow)
+        body = {"detail": f"method {request.method} is not allowed here", "code": "not_allowed"}
+        return JSONResponse(body, status_code=405, headers=allow)
+    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
+        body = {"detail": "request body is not valid UTF-8 JSON", "code": "unprocessable"}
+        return JSONResponse(body, status_code=422)
+    body = {"detail": exc.detail, "code": _HTTP_CODES.get(exc.status_code, "error")}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+
+
+_HTTP_CODES = {404: "not_found", 408: "request_timeout", 413: "too_large"}
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(AppError, _render)
+    app.add_exception_handler(RequestValidationError, _render_validation)
+    app.add_exception_handler(StarletteHTTPException, _render_http)

@@ -4,11 +4,13 @@ The rate limiter is a sliding-window log per API key (per user in local mode), h
 process memory: with several API processes each one enforces the limit on its own, so the
 effective limit is ``turns_per_minute`` times the process count (documented in
 docs/security.md). The body limit is an ASGI middleware, so it also covers bodies sent
-without ``Content-Length`` (chunked): it counts the bytes as they arrive.
+without ``Content-Length`` (chunked): it counts the bytes as they arrive, and bounds the
+time they may take to arrive.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -77,12 +79,28 @@ class BodyTooLarge(HTTPException):
         super().__init__(status_code=413, detail=_too_large_message(max_bytes))
 
 
-class BodySizeLimit:
-    """413 for request bodies over ``max_bytes``, declared or streamed."""
+class BodyTimedOut(HTTPException):
+    """Raised inside ``receive`` when the body is not complete by its deadline (an
+    ``HTTPException`` for the same reason as ``BodyTooLarge``)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, timeout_s: float) -> None:
+        super().__init__(
+            status_code=408,
+            detail=f"the request body did not arrive within {timeout_s:g} s "
+            "(PANTHEON_LIMITS__BODY_TIMEOUT_S)",
+            headers={"Connection": "close"},
+        )
+
+
+class BodySizeLimit:
+    """413 for request bodies over ``max_bytes``, declared or streamed; 408 for a body
+    still incomplete ``timeout_s`` after the app first asked for it (a stalled client
+    would otherwise hold the request, and its worker, forever)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float = 60.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.timeout_s = timeout_s
 
     async def __call__(self, scope: Scope, receive: ASGIApp, send: ASGIApp) -> None:
         if scope["type"] != "http":
@@ -94,12 +112,24 @@ class BodySizeLimit:
             return
         received = 0
         started = False
+        body_done = False
+        deadline: float | None = None
 
         async def counting_receive() -> Message:
-            nonlocal received
-            message: Message = await receive()
+            nonlocal received, body_done, deadline
+            if body_done:  # later calls wait for the disconnect: no deadline on those
+                done_message: Message = await receive()
+                return done_message
+            loop = asyncio.get_running_loop()
+            deadline = deadline or loop.time() + self.timeout_s
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message: Message = await receive()
+            except TimeoutError:
+                raise BodyTimedOut(self.timeout_s) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
+                body_done = not message.get("more_body", False)
                 if received > self.max_bytes:
                     raise BodyTooLarge(self.max_bytes)
             return message

@@ -58,7 +58,11 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.limits.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.limits.max_body_bytes,
+        timeout_s=settings.limits.body_timeout_s,
+    )
     mount_routers(app)
     mount_web(app)
     return app

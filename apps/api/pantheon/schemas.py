@@ -3,10 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Depends, Query
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
+
+from pantheon.text import clean_json
+
+# Pagination bounds: past a 32-bit offset no list has rows, and larger integers overflow
+# the databases' LIMIT/OFFSET parameters.
+MAX_OFFSET = 2**31 - 1
+
+
+class RequestBody(BaseModel):
+    """Base of every JSON request body: text that cannot be stored (NUL, lone surrogates)
+    is replaced before validation, the rest kept (``pantheon.text``)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _clean_text(cls, data: Any) -> Any:
+        return clean_json(data)
 
 
 class ReadSchema(BaseModel):
@@ -30,7 +46,7 @@ class PageParams(BaseModel):
 
 def _page_params(
     limit: Annotated[int, Query(ge=1, le=200, description="Page size")] = 50,
-    offset: Annotated[int, Query(ge=0, description="Rows to skip")] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Rows to skip")] = 0,
 ) -> PageParams:
     return PageParams(limit=limit, offset=offset)
 

@@ -18,6 +18,11 @@ class LLMSettings(BaseModel):
 
     connect_timeout_s: float = 5.0
     read_timeout_s: float = 120.0
+    stall_timeout_s: float = Field(default=60.0, gt=0, description="Longest wait for a chunk")
+    call_timeout_s: float = Field(default=300.0, gt=0, description="One call, retries included")
+    max_retry_after_s: float = Field(
+        default=30.0, ge=0, description="Longer Retry-After waits fail the call at once"
+    )
     # 6: at a 15% upstream failure rate a call still fails with p = 0.15^6 ~ 1e-5 (B7).
     max_attempts: int = Field(default=6, ge=1, le=10)
     backoff_base_s: float = 0.25
@@ -46,6 +51,7 @@ class TurnSettings(BaseModel):
     max_message_chars: int = Field(default=32_000, ge=1)
     history_messages: int = Field(default=40, ge=0)
     shutdown_grace_s: float = Field(default=30.0, ge=0)
+    timeout_s: float = Field(default=600.0, gt=0, description="Deadline of one whole turn")
 
 
 class ToolSettings(BaseModel):
@@ -63,6 +69,7 @@ class LimitSettings(BaseModel):
 
     turns_per_minute: int = Field(default=30, ge=1, description="Per API key (per user locally)")
     max_body_bytes: int = Field(default=256 * 1024, ge=1024)
+    body_timeout_s: float = Field(default=60.0, gt=0, description="Time to receive a body")
     max_roster: int = Field(default=12, ge=1, le=100)
 
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from pantheon.schemas import ReadSchema
+from pantheon.schemas import ReadSchema, RequestBody
 
 KEY_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]{0,63}$"
 
 
-class AgentCreate(BaseModel):
+class AgentCreate(RequestBody):
     key: str = Field(pattern=KEY_PATTERN, description="Mention handle, unique per owner")
     name: str = Field(min_length=1, max_length=200)
     role_prompt: str = Field(min_length=1, max_length=20_000)
@@ -20,7 +20,7 @@ class AgentCreate(BaseModel):
     tools: list[str] = Field(default_factory=list, max_length=32)
 
 
-class AgentUpdate(BaseModel):
+class AgentUpdate(RequestBody):
     key: str | None = Field(default=None, pattern=KEY_PATTERN)
     name: str | None = Field(default=None, min_length=1, max_length=200)
     role_prompt: str | None = Field(default=None, min_length=1, max_length=20_000)

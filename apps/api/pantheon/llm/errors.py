@@ -38,3 +38,15 @@ class BadRequest(LLMError):
 
 class UnknownModel(BadRequest):
     code = "unknown_model"
+
+
+class CallTimedOut(Timeout):
+    """The call used up its whole time budget (``call_timeout_s``): no retry can help."""
+
+    retryable = False
+
+
+class DeadlineExceeded(CallTimedOut):
+    """The turn the call belongs to reached its deadline."""
+
+    code = "deadline_exceeded"

@@ -4,9 +4,17 @@ Promises:
 
 - ``stream`` yields non-empty ``TextDelta`` items and complete ``ToolCall`` items, then
   exactly one ``Usage`` (estimated, ``estimated=True``, when the provider reported none).
+- Upstream text is untrusted: every delta and tool call is passed through
+  ``pantheon.text.clean_text`` (NUL and lone surrogates become U+FFFD).
+- Deadlines: no wait for the next item may exceed ``stall_timeout_s`` (``Timeout``,
+  retryable), and the call, retries included, ends by ``call_timeout_s`` or the turn's
+  deadline (``llm.deadline``), whichever is sooner (``CallTimedOut`` or
+  ``DeadlineExceeded``, final).
 - Retryable failures (``err.retryable``: rate limited, unavailable, timeout) are retried
   with exponential backoff and full jitter, at least ``retry_after_s`` when the upstream
-  asked for it, for at most ``settings.max_attempts`` attempts in all. Once any text or
+  asked for it, for at most ``settings.max_attempts`` attempts in all. A ``Retry-After``
+  above ``max_retry_after_s``, or a wait that would end past the deadline, fails the call
+  at once with a message saying so. Once any text or
   tool call has been yielded to the caller nothing is retried: the error propagates,
   because the caller may already have shown or acted on it.
 - Closing the stream early closes the provider stream at once (and so the upstream
@@ -23,7 +31,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, 
 from contextlib import aclosing, asynccontextmanager
 from typing import TypeVar
 
-from pantheon.llm.errors import BadRequest, LLMError
+from pantheon.llm.deadline import current_deadline
+from pantheon.llm.errors import BadRequest, CallTimedOut, DeadlineExceeded, LLMError, Timeout
 from pantheon.llm.providers.base import Provider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
@@ -37,6 +46,7 @@ from pantheon.llm.types import (
     Usage,
 )
 from pantheon.settings import LLMSettings
+from pantheon.text import clean_text
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +63,11 @@ async def closing_stream(items: AsyncIterator[T]) -> AsyncIterator[AsyncIterator
         aclose = getattr(items, "aclose", None)
         if aclose is not None:
             await aclose()
+
+
+def clean_tool_call(call: ToolCall) -> ToolCall:
+    """A tool call with its upstream text made storable (``pantheon.text``)."""
+    return ToolCall(clean_text(call.id), clean_text(call.name), clean_text(call.arguments))
 
 
 class LLMGateway:
@@ -82,8 +97,9 @@ class LLMGateway:
         return alias, provider
 
     async def stream(self, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:
-        """Text deltas, then exactly one ``Usage``; see the module docstring."""
+        """Text deltas and tool calls, then exactly one ``Usage``; see the module docstring."""
         alias, provider = self.resolve(request.model)
+        deadline = self._call_deadline()
         texts: list[str] = []
         calls = 0
         usage: Usage | None = None
@@ -92,21 +108,22 @@ class LLMGateway:
             try:
                 # If our caller stops early, close the provider stream (and upstream) now.
                 async with closing_stream(provider.stream(alias, request)) as items:
-                    async for item in items:
+                    async for item in self._paced(items, deadline):
                         if isinstance(item, Usage):
                             usage = item
                         elif isinstance(item, ToolCall):
                             calls += 1
-                            yield item
+                            yield clean_tool_call(item)
                         elif item.text:
-                            texts.append(item.text)
-                            yield item
+                            text = clean_text(item.text)
+                            texts.append(text)
+                            yield TextDelta(text)
                 break
             except LLMError as err:
                 attempt += 1
                 if texts or calls or not err.retryable or attempt >= self.settings.max_attempts:
                     raise
-                delay = self.backoff_delay(attempt - 1, err.retry_after_s)
+                delay = self._retry_delay(attempt - 1, err, deadline)
                 logger.warning(
                     "llm %s attempt %d failed (%s: %s); retrying in %.2fs",
                     alias.name,
@@ -118,6 +135,53 @@ class LLMGateway:
                 usage = None
                 await self._sleep(delay)
         yield usage or self._estimate(request, "".join(texts))
+
+    def _call_deadline(self) -> float:
+        """When this call must be over: its own budget, or the turn's deadline if sooner."""
+        deadline = asyncio.get_running_loop().time() + self.settings.call_timeout_s
+        turn_deadline = current_deadline()
+        return deadline if turn_deadline is None else min(deadline, turn_deadline)
+
+    async def _paced(self, items: AsyncIterator[T], deadline: float) -> AsyncIterator[T]:
+        """``items``, but no wait for the next one may pass the stall timeout or the deadline."""
+        loop = asyncio.get_running_loop()
+        stall_s = self.settings.stall_timeout_s
+        while True:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise self._out_of_time(deadline)
+            try:
+                async with asyncio.timeout(min(stall_s, remaining)):
+                    item = await anext(items)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                if stall_s < remaining:
+                    raise Timeout(f"no data from the upstream for {stall_s:g} s") from None
+                raise self._out_of_time(deadline) from None
+            yield item
+
+    def _out_of_time(self, deadline: float) -> CallTimedOut:
+        turn_deadline = current_deadline()
+        if turn_deadline is not None and turn_deadline <= deadline:
+            return DeadlineExceeded("the turn reached its deadline before the call finished")
+        limit = self.settings.call_timeout_s
+        return CallTimedOut(f"the call took longer than {limit:g} s (PANTHEON_LLM__CALL_TIMEOUT_S)")
+
+    def _retry_delay(self, attempt: int, err: LLMError, deadline: float) -> float:
+        """The wait before the next attempt; raises ``err`` (saying why) when waiting cannot
+        help: the upstream asks for more than ``max_retry_after_s``, or the wait would end
+        past the deadline."""
+        limit = self.settings.max_retry_after_s
+        if err.retry_after_s is not None and err.retry_after_s > limit:
+            raise type(err)(
+                f"{err.message}; the upstream asked to wait {err.retry_after_s:g} s, more "
+                f"than the {limit:g} s allowed (PANTHEON_LLM__MAX_RETRY_AFTER_S)"
+            ) from err
+        delay = self.backoff_delay(attempt, err.retry_after_s)
+        if asyncio.get_running_loop().time() + delay >= deadline:
+            raise type(err)(f"{err.message}; no time left for a retry before the deadline") from err
+        return delay
 
     async def complete(self, request: LLMRequest) -> Completion:
         """The whole reply at once: ``stream`` folded."""
@@ -137,14 +201,14 @@ class LLMGateway:
     def backoff_delay(self, attempt: int, retry_after_s: float | None = None) -> float:
         """Full jitter over ``base * 2**attempt`` (capped), but at least ``retry_after_s``.
 
-        ``attempt`` counts from 0 for the first retry. The upstream's ``Retry-After`` is
-        honoured up to four times ``backoff_max_s``, so one header cannot stall a turn.
+        ``attempt`` counts from 0 for the first retry. ``stream`` fails the call instead of
+        waiting when ``Retry-After`` exceeds ``max_retry_after_s``.
         """
         s = self.settings
         ceiling = min(s.backoff_max_s, s.backoff_base_s * 2**attempt)
         delay = self._rng.uniform(0.0, ceiling)
         if retry_after_s is not None and retry_after_s > 0:
-            delay = max(delay, min(retry_after_s, s.backoff_max_s * 4))
+            delay = max(delay, min(retry_after_s, s.max_retry_after_s))
         return delay
 
     @staticmethod

@@ -8,19 +8,19 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from pantheon.schemas import ReadSchema
+from pantheon.schemas import ReadSchema, RequestBody
 
 RoomMode = Literal["manual", "roundtable", "orchestrator"]
 
 
-class RoomCreate(BaseModel):
+class RoomCreate(RequestBody):
     name: str = Field(min_length=1, max_length=200)
     description: str = Field(default="", max_length=5_000)
     mode: RoomMode = "roundtable"
     manager_model: str | None = Field(default=None, description="Alias; server default if null")
 
 
-class RoomUpdate(BaseModel):
+class RoomUpdate(RequestBody):
     name: str | None = Field(default=None, min_length=1, max_length=200)
     description: str | None = Field(default=None, max_length=5_000)
     mode: RoomMode | None = None
@@ -44,6 +44,6 @@ class RoomRead(ReadSchema):
     created_at: datetime
 
 
-class RosterAdd(BaseModel):
+class RosterAdd(RequestBody):
     agent_id: uuid.UUID
     position: int | None = Field(default=None, ge=0, description="Insert here; end if omitted")

@@ -6,12 +6,12 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
-from pantheon.schemas import ReadSchema
+from pantheon.schemas import ReadSchema, RequestBody
 
 
-class SessionCreate(BaseModel):
+class SessionCreate(RequestBody):
     title: str = Field(default="", max_length=200)
 
 

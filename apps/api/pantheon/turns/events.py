@@ -24,7 +24,7 @@ evaluation            round, continue, fallback                          after r
                                                                          was possible
 synthesis_started     (none)                                             orchestrator
 synthesis_completed   text                                               orchestrator
-turn_completed        status, usage, message_ids                         last, after commit
+turn_completed        status, usage, message_ids, error_code             last, after commit
 error                 code, message                                      the turn could not
                                                                          run; last
 ===================== ================================================== =================
@@ -148,6 +148,7 @@ class TurnCompletedEvent(_Event):
     status: str
     usage: TurnUsage
     message_ids: list[str]
+    error_code: str | None = None
 
 
 class ErrorEvent(_Event):

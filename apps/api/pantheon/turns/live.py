@@ -4,6 +4,8 @@ Promises:
 - Events get ``seq`` 1, 2, 3 ... in publish order; the buffer keeps all of them, so a
   listener that joins late, or resumes after ``n``, gets exactly the events after ``n``
   and then the live ones. Any number of listeners may follow one turn.
+- Requests with the same Idempotency-Key for a session are serialised (``key_lock``) from
+  their registry check to their start, so a retry never misses its first turn.
 - A session has at most one running turn; ``start`` is synchronous (no await between the
   check and the insert), so two racing requests cannot both start one.
 - A turn leaves the registry only after its commit, so a reader that misses it here finds
@@ -96,13 +98,35 @@ class LiveTurn:
             self.task.cancel()
 
 
+@dataclass(eq=False)
+class _KeyLock:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class LiveTurnRegistry:
     """The app's running turns, by turn id and by session id."""
 
     def __init__(self) -> None:
         self._by_turn: dict[str, LiveTurn] = {}
         self._by_session: dict[str, LiveTurn] = {}
+        self._key_locks: dict[tuple[uuid.UUID, str, str], _KeyLock] = {}
         self.accepting = True
+
+    @contextlib.asynccontextmanager
+    async def key_lock(self, owner_id: uuid.UUID, session_id: str, key: str) -> AsyncIterator[None]:
+        """Serialise requests that carry one Idempotency-Key for one session; the lock is
+        forgotten when nobody holds or waits for it, so the map stays small."""
+        ident = (owner_id, session_id, key)
+        entry = self._key_locks.setdefault(ident, _KeyLock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._key_locks[ident]
 
     def ensure_accepting(self) -> None:
         """503 once shutdown has begun."""

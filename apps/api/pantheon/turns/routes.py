@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Annotated
 
@@ -45,13 +46,21 @@ def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventSou
     return EventSourceResponse(messages(), ping=keepalive_s, headers=SSE_HEADERS)
 
 
+# Event numbers are 32-bit in the event log; a resume point past that names no event.
+MAX_EVENT_SEQ = 2**31 - 1
+_EVENT_NUMBER = re.compile(r"[0-9]{1,10}")
+
+
 def _after(last_event_id: str | None, after: int | None) -> int:
     if after is not None:
         return after
     if last_event_id is None or last_event_id == "":
         return 0
-    if not last_event_id.isdigit():
-        raise Unprocessable(f"Last-Event-ID must be an event number, got '{last_event_id}'")
+    if not _EVENT_NUMBER.fullmatch(last_event_id) or int(last_event_id) > MAX_EVENT_SEQ:
+        raise Unprocessable(
+            f"Last-Event-ID must be an event number from 0 to {MAX_EVENT_SEQ}, "
+            f"got {last_event_id[:40]!r}"
+        )
     return int(last_event_id)
 
 
@@ -110,7 +119,9 @@ async def turn_events(
     service: ServiceDep,
     user: UserIdDep,
     last_event_id: Annotated[str | None, Header()] = None,
-    after: Annotated[int | None, Query(ge=0, description="Resume after this event")] = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_EVENT_SEQ, description="Resume after this event")
+    ] = None,
 ) -> EventSourceResponse:
     """Replay and follow a turn's events; resume with Last-Event-ID or ?after=n."""
     events = await service.events(user, turn_id, _after(last_event_id, after))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
+from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
 from pantheon.turns.engine import run_turn
 from pantheon.turns.events import ErrorEvent, TurnCompletedEvent
@@ -26,19 +27,31 @@ from pantheon.turns.snapshot import TurnSnapshot
 log = logging.getLogger(__name__)
 
 
+# After the turn's deadline every LLM call fails at once (llm.deadline); this backstop
+# stops anything else still waiting, a moment later.
+DEADLINE_BACKSTOP_S = 2.0
+
+
 @dataclass(frozen=True, slots=True)
 class TurnJob:
     snapshot: TurnSnapshot
     gateway: LLMGateway
     db: Database
+    timeout_s: float
 
 
 async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> str | None:
-    """Run the engine to its end; the turn's error code when it broke or was cancelled."""
+    """Run the engine to its end; the turn's error code when it broke, was cancelled or
+    ran out of time (``deadline_exceeded``: what it produced is kept)."""
     try:
-        async with contextlib.aclosing(run_turn(job.snapshot, job.gateway, record)) as events:
-            async for event in events:
-                live.publish(event)
+        with deadline_scope(job.timeout_s):
+            async with asyncio.timeout(job.timeout_s + DEADLINE_BACKSTOP_S):
+                await _publish_events(job, live, record)
+        if _hit_deadline(record):
+            return "deadline_exceeded"
+    except TimeoutError:
+        log.warning("turn %s: stopped at its deadline", job.snapshot.turn_id)
+        return "deadline_exceeded"
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if task is not None:
@@ -48,6 +61,16 @@ async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> str
         log.exception("turn %s: the engine failed", job.snapshot.turn_id)
         return "internal_error"
     return None
+
+
+async def _publish_events(job: TurnJob, live: LiveTurn, record: TurnRecord) -> None:
+    async with contextlib.aclosing(run_turn(job.snapshot, job.gateway, record)) as events:
+        async for event in events:
+            live.publish(event)
+
+
+def _hit_deadline(record: TurnRecord) -> bool:
+    return any(call.error_code == "deadline_exceeded" for call in record.llm_calls)
 
 
 async def _shielded(write: asyncio.Task[None]) -> None:
@@ -75,6 +98,8 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     error_code = await _drive_engine(job, live, record)
     if error_code == "cancelled":
         status = "cancelled"
+    elif error_code == "deadline_exceeded":
+        status = "partial" if record.status != "failed" else "failed"
     elif error_code is not None:
         status = "failed"
     else:
@@ -94,7 +119,7 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     else:
         final = TurnCompletedEvent(
             turn_id=turn_id, status=status, usage=record.usage(),
-            message_ids=[str(i) for i in finished.message_ids],
+            message_ids=[str(i) for i in finished.message_ids], error_code=finished.error_code,
         )  # fmt: skip
     await _record_and_finish(job, live, finished, final)
 

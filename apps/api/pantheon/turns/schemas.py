@@ -6,17 +6,24 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
-from pantheon.schemas import ReadSchema
+from pantheon.schemas import ReadSchema, RequestBody
 from pantheon.sessions.schemas import MessageRead
 
 TurnMode = Literal["standalone", "manual", "roundtable", "orchestrator"]
 
 
-class TurnCreate(BaseModel):
+class TurnCreate(RequestBody):
     message: str = Field(min_length=1, description="The user's message")
     mode: TurnMode | None = Field(default=None, description="Override the room's mode")
+
+    @field_validator("message")
+    @classmethod
+    def _has_text(cls, message: str) -> str:
+        if not message.strip():
+            raise ValueError("message has no text (only whitespace)")
+        return message
 
 
 class TurnUsageRead(BaseModel):

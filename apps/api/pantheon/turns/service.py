@@ -45,10 +45,22 @@ class TurnService:
     ) -> StartedTurn:
         """Validate, then start a turn, or join the one this Idempotency-Key refers to."""
         self.registry.ensure_accepting()  # fail fast, before any database read
+        key = key or None  # an empty header is no key
+        if key is None:
+            return await self._start(owner_id, session_id, data, None)
+        # Requests with one key take turns from the registry check to the start, so a retry
+        # sees the first turn either running here or, once it left, committed.
+        async with self.registry.key_lock(owner_id, _canonical(session_id), key):
+            return await self._start(owner_id, session_id, data, key)
+
+    async def _start(
+        self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
+    ) -> StartedTurn:
         body_hash = request_hash(data) if key is not None else None
-        if key is not None and (running := self._running_with_key(owner_id, session_id, key)):
-            # Before preflight: a turn that commits while preflight reads would otherwise
-            # be missed both in the database and here, and run a second time.
+        canonical = _canonical(session_id)
+        if key is not None and (
+            running := self.registry.running_with_key(owner_id, canonical, key)
+        ):
             ensure_same_request(running.request_hash, body_hash)
             return StartedTurn(running.turn_id, running)
         async with unit_of_work(self.db, write=False) as session:
@@ -57,7 +69,7 @@ class TurnService:
             return StartedTurn(str(prepared.existing.id), None)
         snapshot = prepared.snapshot
         assert snapshot is not None
-        job = TurnJob(snapshot, self.gateway, self.db)
+        job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s)
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
@@ -68,15 +80,8 @@ class TurnService:
         joined, _started = self.registry.join_or_start(live, lambda t: execute_turn(job, t))
         return StartedTurn(joined.turn_id, joined)
 
-    def _running_with_key(self, owner_id: uuid.UUID, session_id: str, key: str) -> LiveTurn | None:
-        try:
-            canonical = str(uuid.UUID(session_id))
-        except ValueError:
-            return None
-        return self.registry.running_with_key(owner_id, canonical, key)
-
     def live_turn(self, owner_id: uuid.UUID, turn_id: str) -> LiveTurn | None:
-        live = self.registry.get(turn_id)
+        live = self.registry.get(_canonical(turn_id))
         return live if live is not None and live.owner_id == owner_id else None
 
     async def _finished(self, owner_id: uuid.UUID, turn_id: str) -> Turn | None:
@@ -136,6 +141,14 @@ class TurnService:
         if turn is None:
             raise ServiceUnavailable(f"turn {turn_id} could not be saved")
         return turn_read(turn)
+
+
+def _canonical(ident: str) -> str:
+    """The registry's spelling of an id (lower-case, hyphenated); other text unchanged."""
+    try:
+        return str(uuid.UUID(ident))
+    except ValueError:
+        return ident
 
 
 async def _follow_live(live: LiveTurn, after: int) -> AsyncIterator[tuple[int, str]]:

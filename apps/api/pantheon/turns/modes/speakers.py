@@ -21,6 +21,7 @@ _SAFE_MESSAGES = {
     "rate_limited": "The model provider is rate limiting requests; try again later.",
     "unavailable": "The model provider is unavailable right now.",
     "timeout": "The model did not answer in time.",
+    "deadline_exceeded": "The model call ran out of time for this turn.",
     "bad_request": "The model provider rejected the request.",
     "unknown_model": "This agent's model alias is not configured.",
     "internal_error": "The agent failed unexpectedly.",

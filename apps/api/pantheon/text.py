@@ -1,0 +1,34 @@
+"""One rule for text that crosses the boundary (upstream models, request bodies, query
+strings): what cannot be stored is replaced, the rest is kept.
+
+Two things cannot be stored everywhere: a lone UTF-16 surrogate (not encodable as UTF-8,
+so no JSON encoder, SSE stream or database driver takes it) and NUL (PostgreSQL text
+columns refuse it). Both become U+FFFD, the Unicode replacement character, so a turn is
+never lost over one character and readers can see where something was replaced.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+REPLACEMENT = "\ufffd"
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """``text`` with every NUL and lone surrogate replaced by U+FFFD."""
+    if text.isascii() and "\x00" not in text:
+        return text  # the common case, without a regex pass
+    return _UNSTORABLE.sub(REPLACEMENT, text)
+
+
+def clean_json(value: Any) -> Any:
+    """``clean_text`` applied to every string (keys too) of a decoded JSON value."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {clean_json(k): clean_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean_json(v) for v in value]
+    return value
