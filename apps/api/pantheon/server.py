@@ -4,7 +4,9 @@ On SIGTERM uvicorn would first close connections and wait for in-flight requests
 JSON turn request would hold the server until its turn ended, with no bound. Here the
 live-turn registry gets its grace period first: new turns are refused (503), running ones
 may finish for ``turns.shutdown_grace_s`` and are then cancelled and recorded; only then
-does uvicorn close connections and run the lifespan shutdown.
+does uvicorn close connections and run the lifespan shutdown. Until then the server still
+accepts connections, so streams go on until their turn ends and a listener that joins
+during the grace period gets the whole stream.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, TypeVar
 
 import uvicorn
 from fastapi import FastAPI
+from sse_starlette.sse import AppStatus
 
 from pantheon.turns.live import LiveTurnRegistry
 
@@ -36,6 +39,9 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
 
 class TurnAwareServer(uvicorn.Server):
     def __init__(self, config: uvicorn.Config, app: FastAPI, grace_s: float) -> None:
+        # sse-starlette ends every stream about a second after SIGTERM by default; here a
+        # stream ends with its turn, and turns end within the grace period (below).
+        AppStatus.enable_automatic_graceful_drain = False
         super().__init__(config)
         self._app = app
         self._grace_s = grace_s
