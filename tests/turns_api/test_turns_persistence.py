@@ -10,6 +10,7 @@ from uuid import UUID
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import delete, event, text
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from pantheon.db.engine import Database
 from pantheon.db.models import ChatSession
@@ -115,6 +116,51 @@ async def test_failed_write_leaves_nothing_and_ends_with_error_event(
     turn_id = events[0][1]["turn_id"]
     assert (await client.get(f"/v1/turns/{turn_id}")).status_code == 404
     async with db.engine.connect() as conn:
-        for table in ("turns", "messages", "llm_calls", "turn_events"):
+        for table in ("turns", "messages", "llm_calls", "turn_event_logs"):
             count = await conn.scalar(text(f"SELECT count(*) FROM {table}"))
             assert count == 0, table
+
+
+async def test_a_transient_write_failure_is_retried_and_the_turn_kept(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    session_id = await _session(client, ["alpha"])
+    db: Database = app.state.db
+    failures: list[str] = []
+
+    def fail_once(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO TURNS") and not failures:
+            failures.append(statement)
+            raise OperationalError(statement, {}, Exception("database is locked"))
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", fail_once)
+    try:
+        events = await stream_turn(client, session_id, {"message": "hi"})
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", fail_once)
+    assert len(failures) == 1
+    assert types(events)[-1] == "turn_completed"
+    turn = (await client.get(f"/v1/turns/{events[0][1]['turn_id']}")).json()
+    assert turn["status"] == "completed"
+    assert [m["content"] for m in turn["messages"]] == ["hi", "alpha: hi"]
+
+
+async def test_a_constraint_failure_is_not_retried(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    session_id = await _session(client, ["alpha"])
+    db: Database = app.state.db
+    attempts: list[str] = []
+
+    def always_fail(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO TURNS"):
+            attempts.append(statement)
+            raise IntegrityError(statement, {}, Exception("constraint failed"))
+
+    event.listen(db.engine.sync_engine, "before_cursor_execute", always_fail)
+    try:
+        events = await stream_turn(client, session_id, {"message": "hi"})
+    finally:
+        event.remove(db.engine.sync_engine, "before_cursor_execute", always_fail)
+    assert len(attempts) == 1
+    assert events[-1][1]["code"] == "persistence_failed"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pantheon.db.base import Base, Timestamped, UUIDPrimaryKey
@@ -95,7 +95,11 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
 
 class Message(UUIDPrimaryKey, Timestamped, Base):
     __tablename__ = "messages"
-    __table_args__ = (UniqueConstraint("turn_id", "seq"),)
+    # The history index: a turn's prompt reads a session's newest messages, newest first.
+    __table_args__ = (
+        UniqueConstraint("turn_id", "seq"),
+        Index("ix_messages_session_history", "session_id", "created_at", "seq"),
+    )
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id"), index=True)
     turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), index=True)
     seq: Mapped[int]
@@ -128,12 +132,13 @@ class LLMCall(UUIDPrimaryKey, Base):
     started_at: Mapped[datetime]
 
 
-class TurnEventRow(Base):
-    """The SSE log of a turn. ``data`` is the exact JSON text that was streamed, so a replay
-    sends the same bytes and recording does not serialise every event a second time."""
+class TurnEventLog(Base):
+    """The SSE log of a turn, one row per turn: the exact JSON texts that were streamed,
+    newline-separated and zlib-compressed (``turns.event_log``). A replay sends the same
+    bytes; one row instead of one per delta keeps a turn's write small and short."""
 
-    __tablename__ = "turn_events"
+    __tablename__ = "turn_event_logs"
     turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), primary_key=True)
-    seq: Mapped[int] = mapped_column(primary_key=True)
-    type: Mapped[str] = mapped_column(String(40))
-    data: Mapped[str] = mapped_column(Text)
+    events: Mapped[int] = mapped_column(Integer)
+    encoding: Mapped[str] = mapped_column(String(20))
+    data: Mapped[bytes] = mapped_column(LargeBinary)

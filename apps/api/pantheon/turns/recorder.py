@@ -1,25 +1,35 @@
-"""Writes a finished turn in one transaction: the turn, its messages, LLM calls and events.
+"""Writes a finished turn in one transaction: the turn, its messages, LLM calls and its
+event log (one compressed row, ``turns.event_log``).
 
 Promise: either all of it is committed, once, or nothing is (the unit of work rolls back).
+A transient failure (lost connection, locked database) is retried a few times first.
 Message sequence: the user's message is 0, then the agents in routing / roster order, the
 synthesis last, exactly as ``TurnRecord.messages`` orders them.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from pantheon.db.engine import Database
-from pantheon.db.models import LLMCall, Message, Turn, TurnEventRow
+from pantheon.db.models import LLMCall, Message, Turn, TurnEventLog
 from pantheon.db.uow import unit_of_work
+from pantheon.turns import event_log
 from pantheon.turns.live import PublishedEvent
 from pantheon.turns.record import TurnRecord
 from pantheon.turns.snapshot import TurnSnapshot
+
+logger = logging.getLogger(__name__)
+WRITE_ATTEMPTS = 3
+WRITE_BACKOFF_S = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,26 +110,44 @@ def _call_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
-def _event_rows(turn_id: uuid.UUID, events: list[PublishedEvent]) -> list[dict[str, Any]]:
+async def _encoded_log(events: list[PublishedEvent]) -> bytes:
     # The JSON text that was streamed: no second serialisation, and replay sends the same bytes.
-    return [
-        {"turn_id": turn_id, "seq": e.seq, "type": e.event.type, "data": e.data} for e in events
-    ]
+    assert [e.seq for e in events] == list(range(1, len(events) + 1)), "a gapless log"
+    return await event_log.encode_async([e.data for e in events])
+
+
+def _transient(exc: DBAPIError) -> bool:
+    """A failure another attempt can fix: a lost connection, a locked or restarting
+    database; never a constraint or data error."""
+    return exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError)
 
 
 async def record_turn(db: Database, turn: FinishedTurn, events: list[PublishedEvent]) -> None:
-    """Persist ``turn`` and its ``events`` (which include the final one) in one commit."""
+    """Persist ``turn`` and its ``events`` (which include the final one) in one commit,
+    retried when the failure is transient (each attempt is all-or-nothing)."""
+    turn_id = uuid.UUID(turn.snapshot.turn_id)
+    log = await _encoded_log(events)  # compressed before the write lock is taken
+    for attempt in range(1, WRITE_ATTEMPTS + 1):
+        try:
+            await _write(db, turn, log, len(events))
+            return
+        except DBAPIError as exc:
+            if attempt == WRITE_ATTEMPTS or not _transient(exc):
+                raise
+            logger.warning("turn %s: write attempt %d failed (%s); retrying", turn_id, attempt, exc)
+            await asyncio.sleep(WRITE_BACKOFF_S * 2**attempt)
+
+
+async def _write(db: Database, turn: FinishedTurn, log: bytes, events: int) -> None:
     turn_id = uuid.UUID(turn.snapshot.turn_id)
     async with unit_of_work(db, write=True) as session:
         session.add(_turn_row(turn))
         await session.flush()  # parent row first: PostgreSQL checks foreign keys per statement
-        # Child rows as one executemany INSERT per table, not ORM objects: a turn has a row
-        # per delta, and building and flushing objects was most of its recording time
-        # (docs/benchmarks.md, "Profile").
-        for table, rows in (
-            (Message, _message_rows(turn)),
-            (LLMCall, _call_rows(turn)),
-            (TurnEventRow, _event_rows(turn_id, events)),
-        ):
+        # Child rows as one executemany INSERT per table, not ORM objects: building and
+        # flushing objects was most of a turn's recording time (docs/benchmarks.md).
+        for table, rows in ((Message, _message_rows(turn)), (LLMCall, _call_rows(turn))):
             if rows:
                 await session.execute(insert(table), rows)
+        session.add(
+            TurnEventLog(turn_id=turn_id, events=events, encoding=event_log.ENCODING, data=log)
+        )

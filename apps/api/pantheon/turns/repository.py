@@ -6,7 +6,7 @@ import uuid
 
 from sqlalchemy import select
 
-from pantheon.db.models import LLMCall, Message, Turn, TurnEventRow
+from pantheon.db.models import LLMCall, Message, Turn, TurnEventLog
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.sessions.repository import SessionRepository
 
@@ -41,22 +41,21 @@ class TurnRepository(Repository):
         query = select(LLMCall).where(LLMCall.turn_id == turn_id).order_by(LLMCall.seq)
         return list((await self.session.scalars(query)).all())
 
-    async def events_after(self, turn_id: uuid.UUID, after: int) -> list[tuple[int, str]]:
-        """(seq, JSON text) of the recorded events after ``after``, in order."""
-        query = (
-            select(TurnEventRow.seq, TurnEventRow.data)
-            .where(TurnEventRow.turn_id == turn_id, TurnEventRow.seq > after)
-            .order_by(TurnEventRow.seq)
-        )
-        return [(seq, data) for seq, data in await self.session.execute(query)]
+    async def event_log(self, turn_id: uuid.UUID) -> bytes | None:
+        """The turn's compressed event log (``turns.event_log``), if it was recorded."""
+        query = select(TurnEventLog.data).where(TurnEventLog.turn_id == turn_id)
+        data: bytes | None = await self.session.scalar(query)
+        return data
 
     async def history(self, session_id: uuid.UUID, limit: int) -> list[Message]:
-        """The newest ``limit`` visible messages, returned oldest first."""
+        """The newest ``limit`` messages, returned oldest first.
+
+        Reads only those rows, through ``ix_messages_session_history``: turns of a session
+        never overlap, so message time orders turns, and ``seq`` orders within one."""
         query = (
             select(Message)
-            .join(Turn, Turn.id == Message.turn_id)
-            .where(Message.session_id == session_id, Message.visible.is_(True))
-            .order_by(Turn.created_at.desc(), Message.seq.desc())
+            .where(Message.session_id == session_id)
+            .order_by(Message.created_at.desc(), Message.seq.desc())
             .limit(limit)
         )
         return list(reversed((await self.session.scalars(query)).all()))

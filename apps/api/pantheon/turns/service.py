@@ -16,6 +16,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
+from pantheon.turns import event_log
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.live import LiveTurn, LiveTurnRegistry
 from pantheon.turns.preflight import prepare_turn
@@ -123,8 +124,9 @@ class TurnService:
 
     async def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[tuple[int, str]]:
         async with unit_of_work(self.db, write=False) as session:
-            rows = await TurnRepository(session).events_after(turn_id, after)
-        for seq, data in rows:
+            log = await TurnRepository(session).event_log(turn_id)
+        texts = [] if log is None else await event_log.decode_async(log)
+        for seq, data in enumerate(texts[after:], start=after + 1):
             yield seq, data
 
     async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:
