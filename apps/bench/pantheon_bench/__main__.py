@@ -18,6 +18,7 @@ from pantheon_bench import (
     b5_streams,
     b6_recording,
     b7_faults,
+    b8_storage,
 )
 from pantheon_bench.harness import FULL, QUICK, Bench, run_all
 from pantheon_bench.report import json_line, markdown, text_table
@@ -30,6 +31,7 @@ BENCHES: list[tuple[str, Bench]] = [
     ("B5", b5_streams.run),
     ("B6", b6_recording.run),
     ("B7", b7_faults.run),
+    ("B8", b8_storage.run),
 ]
 
 
