@@ -32,3 +32,29 @@ def test_files_stay_under_the_line_limit() -> None:
         if (n := len(path.read_text().splitlines())) > MAX_LINES
     }
     assert too_long == {}, f"split these by responsibility: {too_long}"
+
+
+def test_every_json_body_cleans_unstorable_text() -> None:
+    """Each route's JSON body model derives from ``RequestBody`` (docs/adr/0006)."""
+    import importlib
+    import pkgutil
+
+    from fastapi.routing import APIRoute
+    from pydantic import BaseModel
+
+    import pantheon
+    from pantheon.schemas import RequestBody
+
+    bodies: dict[str, type] = {}
+    for module in pkgutil.walk_packages(pantheon.__path__, "pantheon."):
+        if not module.name.endswith(".routes"):
+            continue
+        router = getattr(importlib.import_module(module.name), "router", None)
+        for route in getattr(router, "routes", []):
+            if isinstance(route, APIRoute) and route.body_field is not None:
+                model = route.body_field.field_info.annotation
+                if isinstance(model, type) and issubclass(model, BaseModel):
+                    bodies[f"{route.methods} {route.path}"] = model
+    assert len(bodies) >= 6  # rooms, agents, roster, sessions, turns ...
+    offenders = {r: m.__name__ for r, m in bodies.items() if not issubclass(m, RequestBody)}
+    assert offenders == {}, f"derive these from pantheon.schemas.RequestBody: {offenders}"
