@@ -17,9 +17,9 @@ from sqlalchemy import insert
 from pantheon.db.engine import Database
 from pantheon.db.models import LLMCall, Message, Turn, TurnEventRow
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.turns.live import PublishedEvent
-from pantheon.turns.record import TurnRecord
-from pantheon.turns.snapshot import TurnSnapshot
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,13 +15,16 @@ from dataclasses import dataclass
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
+from pantheon.engine.errors import TurnAbort
+from pantheon.engine.events import ErrorEvent, TurnCompletedEvent
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.run import run_turn
+from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.tooling import ToolRunner
+from pantheon.engine.values import TurnStatus
 from pantheon.llm.gateway import LLMGateway
-from pantheon.turns.engine import run_turn
-from pantheon.turns.events import ErrorEvent, TurnCompletedEvent
 from pantheon.turns.live import LiveTurn
-from pantheon.turns.record import TurnRecord
 from pantheon.turns.recorder import FinishedTurn, plan_message_ids, record_turn
-from pantheon.turns.snapshot import TurnSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -31,22 +34,24 @@ class TurnJob:
     snapshot: TurnSnapshot
     gateway: LLMGateway
     db: Database
+    tools: ToolRunner
 
 
-async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> str | None:
-    """Run the engine to its end; the turn's error code when it broke or was cancelled."""
+async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> TurnAbort | None:
+    """Run the engine to its end; why it did not finish by itself, if it did not."""
+    engine = run_turn(job.snapshot, job.gateway, job.tools, record)
     try:
-        async with contextlib.aclosing(run_turn(job.snapshot, job.gateway, record)) as events:
+        async with contextlib.aclosing(engine) as events:
             async for event in events:
                 live.publish(event)
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if task is not None:
             task.uncancel()  # the turn was stopped; recording it is still our job
-        return "cancelled"
+        return TurnAbort.CANCELLED
     except Exception:
         log.exception("turn %s: the engine failed", job.snapshot.turn_id)
-        return "internal_error"
+        return TurnAbort.INTERNAL_ERROR
     return None
 
 
@@ -72,22 +77,23 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     """The live turn's task body (see the module docstring for the ordering)."""
     started_at = utcnow()
     record = TurnRecord()
-    error_code = await _drive_engine(job, live, record)
-    if error_code == "cancelled":
+    abort = await _drive_engine(job, live, record)
+    status: TurnStatus
+    if abort is TurnAbort.CANCELLED:
         status = "cancelled"
-    elif error_code is not None:
+    elif abort is not None:
         status = "failed"
     else:
         status = record.status
     finished = FinishedTurn(
         snapshot=job.snapshot, record=record, status=status,
-        error_code=error_code if error_code != "cancelled" else None,
+        error_code=abort.value if abort is TurnAbort.INTERNAL_ERROR else None,
         started_at=started_at, finished_at=utcnow(),
         message_ids=plan_message_ids(record),
         idempotency_key=live.idempotency_key, request_hash=live.request_hash,
     )  # fmt: skip
     turn_id = job.snapshot.turn_id
-    if error_code == "internal_error":
+    if abort is TurnAbort.INTERNAL_ERROR:
         final: ErrorEvent | TurnCompletedEvent = ErrorEvent(
             turn_id=turn_id, code="internal_error", message="the turn could not run"
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
@@ -39,6 +40,7 @@ class TurnService:
     gateway: LLMGateway
     settings: Settings
     registry: LiveTurnRegistry
+    tools: ToolRunner
 
     async def start(
         self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
@@ -57,7 +59,7 @@ class TurnService:
             return StartedTurn(str(prepared.existing.id), None)
         snapshot = prepared.snapshot
         assert snapshot is not None
-        job = TurnJob(snapshot, self.gateway, self.db)
+        job = TurnJob(snapshot, self.gateway, self.db, self.tools)
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,

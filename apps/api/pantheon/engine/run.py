@@ -2,31 +2,37 @@
 
 Promises:
 - ``run_turn`` yields ``turn_started`` first, then the mode's events (see
-  ``turns.events`` for the catalogue and ``turns.modes.*`` for each mode's sequence),
+  ``engine.events`` for the catalogue and ``engine.modes.*`` for each mode's sequence),
   and fills ``record`` as it goes. It never yields ``turn_completed`` or ``error``: the
   layer above does, after its commit or when this generator raises.
-- LLM failures never raise: they become ``agent_failed`` events and ``failed`` entries in
-  the record. Anything that does raise is a bug or a broken precondition (an empty
+- LLM and tool failures never raise: they become ``agent_failed`` events or error tool
+  results. Anything that does raise is a bug or a ``BrokenPrecondition`` (an empty
   room, a manual turn without a valid mention: ``NoValidMention``), raised before
   ``turn_started`` where it can be.
+- Tools: each agent's ``tools`` entries are resolved through ``tools`` (a ``ToolRunner``);
+  the orchestrator's manager never gets tools.
 - Cancellation: cancelling the consuming task, or closing the generator (consume it with
-  ``contextlib.aclosing``), cancels running agents and returns only after the record
-  holds their partial output (status ``cancelled``).
+  ``contextlib.aclosing``), cancels running agents and tool calls and returns only after
+  the record holds their partial output (status ``cancelled``).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 
+from pantheon.engine.context import TurnContext
+from pantheon.engine.errors import BrokenPrecondition
+from pantheon.engine.events import TurnEvent, TurnStartedEvent
+from pantheon.engine.modes.base import TurnMode
+from pantheon.engine.modes.manual import ManualMode
+from pantheon.engine.modes.orchestrator import OrchestratorMode
+from pantheon.engine.modes.roundtable import RoundtableMode
+from pantheon.engine.modes.standalone import StandaloneMode
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.tooling import ToolRunner
+from pantheon.engine.values import Mode
 from pantheon.llm.gateway import LLMGateway, closing_stream
-from pantheon.turns.events import TurnEvent, TurnStartedEvent
-from pantheon.turns.modes.base import TurnContext, TurnMode
-from pantheon.turns.modes.manual import ManualMode
-from pantheon.turns.modes.orchestrator import OrchestratorMode
-from pantheon.turns.modes.roundtable import RoundtableMode
-from pantheon.turns.modes.standalone import StandaloneMode
-from pantheon.turns.record import TurnRecord
-from pantheon.turns.snapshot import Mode, TurnSnapshot
 
 _MODES: dict[Mode, TurnMode] = {
     "standalone": StandaloneMode(),
@@ -37,21 +43,21 @@ _MODES: dict[Mode, TurnMode] = {
 
 
 def select_mode(mode: Mode) -> TurnMode:
-    """The implementation of ``mode``; ``ValueError`` for an unknown name."""
+    """The implementation of ``mode``; ``BrokenPrecondition`` for an unknown name."""
     try:
         return _MODES[mode]
     except KeyError:
-        raise ValueError(f"unknown turn mode {mode!r}") from None
+        raise BrokenPrecondition(f"unknown turn mode {mode!r}") from None
 
 
 async def run_turn(
-    snapshot: TurnSnapshot, gateway: LLMGateway, record: TurnRecord
+    snapshot: TurnSnapshot, gateway: LLMGateway, tools: ToolRunner, record: TurnRecord
 ) -> AsyncGenerator[TurnEvent, None]:
     """The turn's events; ``record`` holds what was produced, even when cancelled."""
     mode = select_mode(snapshot.mode)
     participants = mode.participants(snapshot)
     record.mode = snapshot.mode
-    ctx = TurnContext(snapshot, gateway, record)
+    ctx = TurnContext(snapshot, gateway, tools, record)
     yield TurnStartedEvent(
         turn_id=snapshot.turn_id,
         session_id=snapshot.session_id,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from pantheon.turns.record import LLMCallRecord, ProducedMessage, TurnRecord
+from pantheon.engine.record import LLMCallRecord, ProducedMessage, TurnRecord
 
 
 def message(key: str, content: str, round_no: int | None = None, **kw: str) -> ProducedMessage:

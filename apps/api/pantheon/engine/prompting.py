@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import ChatMessage
-from pantheon.turns.snapshot import AgentSnapshot, HistoryEntry
 
 BEGIN_DATA = "<<<BEGIN AGENT OUTPUTS>>>"
 END_DATA = "<<<END AGENT OUTPUTS>>>"

@@ -10,6 +10,10 @@ Promises:
   synthesis), in start order, including failed and cancelled ones. A cancelled call's
   usage is estimated from the prompt and the text produced so far
   (``usage_estimated=True``).
+- ``tool_calls`` are in the order they were announced (``tool_call`` events), each
+  linked to its speaker's message by ``message_index`` (an index into ``messages``).
+  A call still running when the turn was cancelled is recorded ``ok=False`` with
+  ``result="cancelled"``.
 - ``status``: ``"failed"`` when no agent message succeeded; ``"partial"`` when some
   message (an agent or the synthesis) failed or was cancelled; else ``"completed"``.
   Failed route/evaluate calls do not degrade the status (the engine falls back and says
@@ -36,17 +40,12 @@ Promises:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
-from pantheon.llm.types import Purpose
-from pantheon.turns.events import TurnUsage
-from pantheon.turns.snapshot import Mode
-
-MessageStatus = Literal["ok", "failed", "cancelled"]
-CallStatus = Literal["ok", "error", "cancelled"]
-TurnStatus = Literal["completed", "partial", "failed"]
+from pantheon.engine.events import TurnUsage
+from pantheon.engine.values import CallStatus, MessageStatus, Mode, Purpose, RecordStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +76,23 @@ class LLMCallRecord:
     started_at: datetime
 
 
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call: ``arguments`` is the JSON text as the model wrote it; ``round`` is
+    the speaker's tool round (1-based, counted per agent over the whole turn)."""
+
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: str
+    result: str
+    ok: bool
+    duration_ms: int
+    message_slot: int
+    message_index: int | None = None
+
+
 @dataclass(eq=False)
 class TurnRecord:
     """The mutable accumulator the engine fills; read it once the engine has stopped."""
@@ -85,6 +101,7 @@ class TurnRecord:
     rounds: int = 0
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
+    _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)
 
     # -- filled by the engine -------------------------------------------------------------
     def reserve_message(self) -> int:
@@ -102,6 +119,13 @@ class TurnRecord:
     def set_call(self, slot: int, call: LLMCallRecord) -> None:
         self._calls[slot] = call
 
+    def reserve_tool_call(self) -> int:
+        self._tools.append(None)
+        return len(self._tools) - 1
+
+    def set_tool_call(self, slot: int, call: ToolCallRecord) -> None:
+        self._tools[slot] = call
+
     # -- read by the layer above ----------------------------------------------------------
     @property
     def messages(self) -> list[ProducedMessage]:
@@ -112,7 +136,20 @@ class TurnRecord:
         return [c for c in self._calls if c is not None]
 
     @property
-    def status(self) -> TurnStatus:
+    def tool_calls(self) -> list[ToolCallRecord]:
+        """Recorded calls whose speaker left a message, with ``message_index`` filled."""
+        index_of: dict[int, int] = {}
+        for slot, message in enumerate(self._messages):
+            if message is not None:
+                index_of[slot] = len(index_of)
+        return [
+            replace(call, message_index=index_of[call.message_slot])
+            for call in self._tools
+            if call is not None and call.message_slot in index_of
+        ]
+
+    @property
+    def status(self) -> RecordStatus:
         messages = self.messages
         if not any(m.role == "assistant" and m.status == "ok" for m in messages):
             return "failed"

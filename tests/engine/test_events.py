@@ -2,15 +2,19 @@ from __future__ import annotations
 
 import json
 
-from pantheon.turns.events import (
+from pydantic import TypeAdapter
+
+from pantheon.engine.events import (
     AgentCompletedEvent,
     EvaluationEvent,
     TokenUsage,
     TurnCompletedEvent,
+    TurnEvent,
     TurnUsage,
-    event_from_json,
     event_to_json,
 )
+
+_EVENTS: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 
 
 def test_evaluation_serialises_continue_by_its_wire_name() -> None:
@@ -23,7 +27,7 @@ def test_evaluation_serialises_continue_by_its_wire_name() -> None:
         "continue": True,
         "fallback": False,
     }
-    assert event_from_json(event_to_json(event)) == event
+    assert _EVENTS.validate_json(event_to_json(event)) == event
 
 
 def test_json_is_compact_and_round_trips_through_the_union() -> None:
@@ -34,7 +38,7 @@ def test_json_is_compact_and_round_trips_through_the_union() -> None:
     assert ": " not in text
     assert ", " not in text
     assert json.loads(text)["usage"] == {"input_tokens": 1, "output_tokens": 2}
-    assert event_from_json(text) == event
+    assert _EVENTS.validate_json(text) == event
 
 
 def test_turn_completed_shape() -> None:

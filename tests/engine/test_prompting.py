@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from pantheon.turns.prompting import (
+from pantheon.engine.prompting import (
     BEGIN_DATA,
     END_DATA,
     Contribution,
@@ -11,8 +11,8 @@ from pantheon.turns.prompting import (
     quote_outputs,
     route_task,
 )
-from pantheon.turns.snapshot import HistoryEntry
-from tests.turns.conftest import ALICE, BOB, ROSTER, agent
+from pantheon.engine.snapshot import HistoryEntry
+from tests.engine.conftest import ALICE, BOB, ROSTER, agent
 
 
 def test_system_prompt_lists_the_others() -> None:

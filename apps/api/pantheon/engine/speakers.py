@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pantheon.engine.prompting import Contribution
+from pantheon.engine.record import ProducedMessage
+from pantheon.engine.values import CallStatus, MessageStatus
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
-from pantheon.llm.types import LLMRequest, Usage
-from pantheon.turns.prompting import Contribution
-from pantheon.turns.record import CallStatus, MessageStatus, ProducedMessage
+from pantheon.llm.types import LLMRequest, ToolCall, Usage
 
 MANAGER_KEY = "manager"
 MANAGER_NAME = "Manager"
@@ -44,20 +45,35 @@ class Speaker:
     name: str
     role: Literal["assistant", "manager"]
     round: int | None
+    agent_id: str = ""
+    tools: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
 class CallOutcome:
-    """What one streamed call produced; ``status`` stays "cancelled" unless it ended."""
+    """What one streamed call (or a speaker's whole loop of calls) produced; ``status``
+    stays "cancelled" unless it ended."""
 
     parts: list[str] = field(default_factory=list)
     usage: Usage | None = None
     status: CallStatus = "cancelled"
     error_code: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
 
     @property
     def text(self) -> str:
         return "".join(self.parts)
+
+    def absorb(self, call: CallOutcome) -> None:
+        """Add one call of a speaker's loop: its text and usage count for the speaker."""
+        self.parts.extend(call.parts)
+        if call.usage is not None:
+            mine = self.usage or Usage()
+            self.usage = Usage(
+                mine.input_tokens + call.usage.input_tokens,
+                mine.output_tokens + call.usage.output_tokens,
+                mine.estimated or call.usage.estimated,
+            )
 
 
 @dataclass(eq=False, slots=True)

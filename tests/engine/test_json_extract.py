@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from pantheon.turns.json_extract import (
+from pantheon.engine.json_extract import (
     Routing,
     extract_json_object,
     parse_continue,

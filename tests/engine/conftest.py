@@ -6,15 +6,17 @@ from collections.abc import Sequence
 
 import pytest
 
+from pantheon.engine.events import TurnEvent
+from pantheon.engine.no_tools import NoTools
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.run import run_turn
+from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry, Mode, TurnSnapshot
+from pantheon.engine.tooling import ToolRunner
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.types import ModelAlias
 from pantheon.settings import LLMSettings, OrchestratorSettings
-from pantheon.turns.engine import run_turn
-from pantheon.turns.events import TurnEvent
-from pantheon.turns.record import TurnRecord
-from pantheon.turns.snapshot import AgentSnapshot, HistoryEntry, Mode, TurnSnapshot
 
 PRICED = ModelAlias(
     name="priced",
@@ -60,9 +62,12 @@ def snapshot(
     )
 
 
-async def collect(snap: TurnSnapshot, gateway: LLMGateway) -> tuple[list[TurnEvent], TurnRecord]:
+async def collect(
+    snap: TurnSnapshot, gateway: LLMGateway, tools: ToolRunner | None = None
+) -> tuple[list[TurnEvent], TurnRecord]:
     record = TurnRecord()
-    events = [event async for event in run_turn(snap, gateway, record)]
+    runner = tools if tools is not None else NoTools()
+    events = [event async for event in run_turn(snap, gateway, runner, record)]
     return events, record
 
 

@@ -1,6 +1,6 @@
 """Manual (tag) mode: only the agents @mentioned in the message answer.
 
-Promise: the mentioned agents (see ``turns.mentions``: case-insensitive, each once, in
+Promise: the mentioned agents (see ``engine.mentions``: case-insensitive, each once, in
 mention order) speak like a roundtable of just them: one after another, each seeing the
 earlier successful answers of this turn. A message without a valid mention raises
 ``NoValidMention`` before any event (the route checks first and answers 422).
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from pantheon.turns.events import TurnEvent
-from pantheon.turns.mentions import require_mentions
-from pantheon.turns.modes.base import TurnContext
-from pantheon.turns.modes.roundtable import speak_in_turn
-from pantheon.turns.snapshot import AgentSnapshot, TurnSnapshot
+from pantheon.engine.context import TurnContext
+from pantheon.engine.events import TurnEvent
+from pantheon.engine.mentions import require_mentions
+from pantheon.engine.modes.roundtable import speak_in_turn
+from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 
 
 class ManualMode:

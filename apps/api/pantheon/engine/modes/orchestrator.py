@@ -18,30 +18,33 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from pantheon.llm.gateway import closing_stream
-from pantheon.turns.events import (
+from pantheon.engine.context import TurnContext
+from pantheon.engine.errors import BrokenPrecondition
+from pantheon.engine.events import (
     EvaluationEvent,
     RoundEndEvent,
     RoundStartEvent,
     RoutingEvent,
     TurnEvent,
 )
-from pantheon.turns.modes.base import TurnContext
-from pantheon.turns.modes.orchestrator_calls import (
+from pantheon.engine.modes.orchestrator_calls import (
     evaluate,
     prepare_specialist,
     prepare_synthesis,
     route,
 )
-from pantheon.turns.prompting import Contribution
-from pantheon.turns.snapshot import AgentSnapshot, TurnSnapshot
+from pantheon.engine.prompting import Contribution
+from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
+from pantheon.llm.gateway import closing_stream
 
 
 class OrchestratorMode:
     def participants(self, snapshot: TurnSnapshot) -> list[AgentSnapshot]:
         roster = snapshot.ordered_roster()
         if not roster:
-            raise ValueError(f"orchestrator turn {snapshot.turn_id} needs at least one agent")
+            raise BrokenPrecondition(
+                f"orchestrator turn {snapshot.turn_id} needs at least one agent"
+            )
         return roster
 
     async def run(self, ctx: TurnContext) -> AsyncIterator[TurnEvent]:

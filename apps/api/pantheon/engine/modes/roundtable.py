@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
+from pantheon.engine.context import TurnContext
+from pantheon.engine.events import TurnEvent
+from pantheon.engine.prompting import Contribution, agent_system_prompt, agent_task, assemble
+from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.llm.gateway import closing_stream
-from pantheon.turns.events import TurnEvent
-from pantheon.turns.modes.base import TurnContext
-from pantheon.turns.prompting import Contribution, agent_system_prompt, agent_task, assemble
-from pantheon.turns.snapshot import AgentSnapshot, TurnSnapshot
 
 
 async def speak_in_turn(

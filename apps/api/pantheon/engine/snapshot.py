@@ -2,20 +2,21 @@
 
 The route builds a ``TurnSnapshot`` from the database, releases its connection and hands
 the snapshot to the engine; roster or mode edits made while the turn runs affect only
-later turns. For ``standalone`` the roster holds exactly the one bound agent. ``roster``
-order is not trusted: the engine orders agents by ``position`` (then key) itself.
+later turns. ``owner_id`` and ``room_id`` scope tools that read a user's data; an
+agent's ``tools`` are its entries as stored (``calculator``, ``server.*``). For
+``standalone`` the roster holds exactly the one bound agent. ``roster`` order is not
+trusted: the engine orders agents by ``position`` (then key) itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
-from pantheon.settings import OrchestratorSettings
+from pantheon.engine.values import MODES, MessageRole, Mode
+from pantheon.settings import OrchestratorSettings, ToolSettings
 
-Mode = Literal["standalone", "manual", "roundtable", "orchestrator"]
-MODES: tuple[Mode, ...] = ("standalone", "manual", "roundtable", "orchestrator")
-HistoryRole = Literal["user", "assistant", "manager"]
+HistoryRole = MessageRole
+__all__ = ["MODES", "AgentSnapshot", "HistoryEntry", "HistoryRole", "Mode", "TurnSnapshot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +27,7 @@ class AgentSnapshot:
     role_prompt: str
     model: str
     position: int
+    tools: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +50,9 @@ class TurnSnapshot:
     manager_model: str
     history: tuple[HistoryEntry, ...] = ()
     orchestrator: OrchestratorSettings = field(default_factory=OrchestratorSettings)
+    tool_limits: ToolSettings = field(default_factory=ToolSettings)
+    owner_id: str = ""
+    room_id: str | None = None
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

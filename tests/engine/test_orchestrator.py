@@ -7,10 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from pantheon.llm.errors import BadRequest, Unavailable
-from pantheon.llm.gateway import LLMGateway
-from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.turns.events import (
+from pantheon.engine.events import (
     AgentFailedEvent,
     DeltaEvent,
     EvaluationEvent,
@@ -18,8 +15,11 @@ from pantheon.turns.events import (
     SynthesisCompletedEvent,
     TurnEvent,
 )
-from pantheon.turns.prompting import BEGIN_DATA
-from tests.turns.conftest import ALICE, BOB, CAROL, DAVE, agent, collect, compact, snapshot
+from pantheon.engine.prompting import BEGIN_DATA
+from pantheon.llm.errors import BadRequest, Unavailable
+from pantheon.llm.gateway import LLMGateway
+from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.engine.conftest import ALICE, BOB, CAROL, DAVE, agent, collect, compact, snapshot
 
 AGENT_EVENTS = {"agent_started", "delta", "agent_completed", "agent_failed"}
 

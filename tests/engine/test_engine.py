@@ -7,13 +7,14 @@ import logging
 
 import pytest
 
+from pantheon.engine.errors import BrokenPrecondition
+from pantheon.engine.events import AgentFailedEvent, TurnStartedEvent
+from pantheon.engine.modes.orchestrator import OrchestratorMode
+from pantheon.engine.run import select_mode
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.types import LLMRequest
-from pantheon.turns.engine import select_mode
-from pantheon.turns.events import AgentFailedEvent, TurnStartedEvent
-from pantheon.turns.modes.orchestrator import OrchestratorMode
-from tests.turns.conftest import ALICE, BOB, collect, snapshot, types
+from tests.engine.conftest import ALICE, BOB, collect, snapshot, types
 
 
 async def test_exact_orchestrator_sequence(gateway: LLMGateway, provider: ScriptedProvider) -> None:
@@ -55,11 +56,11 @@ async def test_unexpected_provider_error_is_a_safe_agent_failure(
 
 
 async def test_orchestrator_needs_an_agent(gateway: LLMGateway) -> None:
-    with pytest.raises(ValueError, match="at least one agent"):
+    with pytest.raises(BrokenPrecondition, match="at least one agent"):
         await collect(snapshot("orchestrator", roster=[]), gateway)
 
 
 def test_select_mode() -> None:
     assert isinstance(select_mode("orchestrator"), OrchestratorMode)
-    with pytest.raises(ValueError, match="unknown turn mode"):
+    with pytest.raises(BrokenPrecondition, match="unknown turn mode"):
         select_mode("chaos")  # type: ignore[arg-type]

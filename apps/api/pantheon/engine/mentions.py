@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pantheon.turns.snapshot import AgentSnapshot
+from pantheon.engine.errors import BrokenPrecondition
+from pantheon.engine.snapshot import AgentSnapshot
 
 
-class NoValidMention(Exception):
+class NoValidMention(BrokenPrecondition):
     """The message mentions no agent of the room; ``keys`` are the room's keys."""
 
     def __init__(self, keys: Sequence[str]) -> None:

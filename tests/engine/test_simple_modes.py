@@ -7,11 +7,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from pantheon.llm.errors import BadRequest
-from pantheon.llm.gateway import LLMGateway
-from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.turns.engine import run_turn
-from pantheon.turns.events import (
+from pantheon.engine.errors import BrokenPrecondition
+from pantheon.engine.events import (
     AgentCompletedEvent,
     AgentFailedEvent,
     AgentStartedEvent,
@@ -19,11 +16,16 @@ from pantheon.turns.events import (
     TurnEvent,
     TurnStartedEvent,
 )
-from pantheon.turns.mentions import NoValidMention
-from pantheon.turns.prompting import BEGIN_DATA, END_DATA
-from pantheon.turns.record import TurnRecord
-from pantheon.turns.snapshot import HistoryEntry
-from tests.turns.conftest import ALICE, BOB, CAROL, DAVE, collect, compact, snapshot
+from pantheon.engine.mentions import NoValidMention
+from pantheon.engine.no_tools import NoTools
+from pantheon.engine.prompting import BEGIN_DATA, END_DATA
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.run import run_turn
+from pantheon.engine.snapshot import HistoryEntry
+from pantheon.llm.errors import BadRequest
+from pantheon.llm.gateway import LLMGateway
+from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.engine.conftest import ALICE, BOB, CAROL, DAVE, collect, compact, snapshot
 
 SPEAKS = ["agent_started", "delta", "agent_completed"]
 
@@ -73,7 +75,7 @@ async def test_standalone(gateway: LLMGateway, provider: ScriptedProvider) -> No
 
 
 async def test_standalone_needs_exactly_one_agent(gateway: LLMGateway) -> None:
-    with pytest.raises(ValueError, match="exactly one agent"):
+    with pytest.raises(BrokenPrecondition, match="exactly one agent"):
         await collect(snapshot("standalone", roster=[ALICE, BOB]), gateway)
 
 
@@ -148,7 +150,7 @@ async def test_manual_runs_mentioned_agents_in_mention_order(
 async def test_manual_without_valid_mention_raises_before_any_event(
     gateway: LLMGateway, provider: ScriptedProvider
 ) -> None:
-    events = run_turn(snapshot("manual", "hi @zed"), gateway, TurnRecord())
+    events = run_turn(snapshot("manual", "hi @zed"), gateway, NoTools(), TurnRecord())
     with pytest.raises(NoValidMention) as info:
         await anext(events)
     assert provider.requests == []

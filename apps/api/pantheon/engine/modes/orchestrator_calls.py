@@ -1,6 +1,6 @@
 """The orchestrator manager's three calls: route, evaluate, synthesis.
 
-Promises: every call goes through ``CallRunner`` and so is recorded in ``llm_calls``
+Promises: every call goes through ``TurnContext`` and so is recorded in ``llm_calls``
 (purposes ``route``, ``evaluate``, ``synthesis``, ``agent_key="manager"``). Routing that
 fails or is unusable falls back to the first roster agent (``fallback=True``); an
 evaluation that fails or is unparsable means "stop" (``fallback=True``).
@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pantheon.llm.types import LLMRequest, Purpose
-from pantheon.turns.json_extract import Routing, parse_continue, parse_routing
-from pantheon.turns.modes.base import SpeakerRun, TurnContext
-from pantheon.turns.modes.speakers import MANAGER_KEY
-from pantheon.turns.prompting import (
+from pantheon.engine.context import SpeakerRun, TurnContext
+from pantheon.engine.json_extract import Routing, parse_continue, parse_routing
+from pantheon.engine.prompting import (
     Contribution,
     agent_system_prompt,
     agent_task,
@@ -23,7 +21,9 @@ from pantheon.turns.prompting import (
     route_task,
     synthesis_task,
 )
-from pantheon.turns.snapshot import AgentSnapshot
+from pantheon.engine.snapshot import AgentSnapshot
+from pantheon.engine.speakers import MANAGER_KEY
+from pantheon.llm.types import LLMRequest, Purpose
 
 ROUTE_MAX_TOKENS = 512
 EVALUATE_MAX_TOKENS = 128
@@ -56,7 +56,7 @@ async def route(
     window = ctx.context_window(snapshot.manager_model)
     system, task = route_task(snapshot.message, roster, round_no, limit, earlier, window)
     request = _manager_request(ctx, "route", system, task, max_tokens=ROUTE_MAX_TOKENS)
-    text = await ctx.calls.ask(request, round_no)
+    text = await ctx.ask(request, round_no)
     routing = None if text is None else parse_routing(text, [a.key for a in roster], limit)
     if routing is None:
         return Routing([roster[0].key]), True
@@ -72,7 +72,7 @@ async def evaluate(
     depth = snapshot.orchestrator.max_depth
     system, task = evaluate_task(snapshot.message, round_no, depth, outputs, window)
     request = _manager_request(ctx, "evaluate", system, task, max_tokens=EVALUATE_MAX_TOKENS)
-    text = await ctx.calls.ask(request, round_no)
+    text = await ctx.ask(request, round_no)
     decision = None if text is None else parse_continue(text)
     if decision is None:
         return False, True
@@ -107,4 +107,4 @@ def prepare_synthesis(ctx: TurnContext, outputs: Sequence[Contribution]) -> Spea
     window = ctx.context_window(snapshot.manager_model)
     system, task = synthesis_task(snapshot.message, outputs, window)
     request = _manager_request(ctx, "synthesis", system, task, max_tokens=None)
-    return ctx.calls.prepare_synthesis(snapshot.manager_model, request.messages)
+    return ctx.prepare_synthesis(request)

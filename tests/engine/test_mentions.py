@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from pantheon.turns.mentions import NoValidMention, parse_mentions, require_mentions
-from tests.turns.conftest import ALICE, BOB, CAROL, ROSTER, agent
+from pantheon.engine.mentions import NoValidMention, parse_mentions, require_mentions
+from tests.engine.conftest import ALICE, BOB, CAROL, ROSTER, agent
 
 
 def keys(message: str) -> list[str]:

@@ -19,6 +19,11 @@ delta                 agent_key, text, round                             a piece
 agent_completed       agent_key, text, usage, round                      an agent finished
 agent_failed          agent_key, error, code, round                      an agent failed
                                                                          after retries
+tool_call             agent_key, round, call_id, name, arguments,        a complete tool
+                      arguments_raw                                      call, before it
+                                                                         runs
+tool_result           agent_key, round, call_id, name, ok, content,      that call finished
+                      duration_ms                                        (call order)
 evaluation            round, continue, fallback                          after round_end
                                                                          when another round
                                                                          was possible
@@ -38,6 +43,11 @@ Notes:
   ``synthesis_completed`` follows.
 - ``usage`` on ``agent_completed`` is ``{"input_tokens", "output_tokens"}``; on
   ``turn_completed`` it also has ``cost_usd``.
+- ``tool_call.round`` / ``tool_result.round`` is the speaker's tool round (1-based,
+  counted per agent over the turn), not the orchestrator round. ``arguments`` is always
+  an object: when the model's argument text is not a JSON object it is ``{}`` and
+  ``arguments_raw`` holds the text as written (else ``arguments_raw`` is ``null``).
+  ``tool_result.content`` is at most ``tools.max_result_chars`` (4,000) characters.
 - ``evaluation`` serialises its flag as ``"continue"`` (the Python attribute is
   ``continue_``); always dump with ``by_alias=True``, as ``event_to_json`` does.
 - The engine never emits ``turn_completed`` nor ``error``: the layer above does, after
@@ -46,11 +56,11 @@ Notes:
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from pantheon.turns.snapshot import Mode
+from pantheon.engine.values import Mode
 
 
 class _Event(BaseModel):
@@ -124,6 +134,27 @@ class AgentFailedEvent(_Event):
     round: int | None = None
 
 
+class ToolCallEvent(_Event):
+    type: Literal["tool_call"] = "tool_call"
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    arguments_raw: str | None = None
+
+
+class ToolResultEvent(_Event):
+    type: Literal["tool_result"] = "tool_result"
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    ok: bool
+    content: str
+    duration_ms: int
+
+
 class EvaluationEvent(_Event):
     type: Literal["evaluation"] = "evaluation"
     round: int
@@ -165,6 +196,8 @@ TurnEvent = Annotated[
     | DeltaEvent
     | AgentCompletedEvent
     | AgentFailedEvent
+    | ToolCallEvent
+    | ToolResultEvent
     | EvaluationEvent
     | SynthesisStartedEvent
     | SynthesisCompletedEvent
@@ -173,14 +206,7 @@ TurnEvent = Annotated[
     Field(discriminator="type"),
 ]
 
-TURN_EVENT_ADAPTER: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
-
 
 def event_to_json(event: TurnEvent) -> str:
     """Compact JSON with wire names (``continue``), as sent in SSE ``data:`` lines."""
     return event.model_dump_json(by_alias=True)
-
-
-def event_from_json(data: str | bytes) -> TurnEvent:
-    """Parse one event back (replay from the event log, tests)."""
-    return TURN_EVENT_ADAPTER.validate_json(data)

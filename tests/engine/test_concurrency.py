@@ -9,14 +9,15 @@ from contextlib import aclosing
 
 import pytest
 
+from pantheon.engine.events import AgentCompletedEvent, DeltaEvent, TurnEvent
+from pantheon.engine.no_tools import NoTools
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.run import run_turn
+from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import RecordedRequest, ScriptedProvider
 from pantheon.llm.tokens import estimate_tokens
-from pantheon.turns.engine import run_turn
-from pantheon.turns.events import AgentCompletedEvent, DeltaEvent, TurnEvent
-from pantheon.turns.record import TurnRecord
-from pantheon.turns.snapshot import TurnSnapshot
-from tests.turns.conftest import ALICE, BOB, CAROL, collect, snapshot
+from tests.engine.conftest import ALICE, BOB, CAROL, collect, snapshot
 
 WORDS = "one two three four five six seven eight"
 
@@ -108,7 +109,7 @@ async def consume_until(
     record, seen, ready = TurnRecord(), [], asyncio.Event()
 
     async def consume() -> None:
-        async for event in run_turn(snap, gateway, record):
+        async for event in run_turn(snap, gateway, NoTools(), record):
             seen.append(event)
             if both_spoke(seen, keys):
                 ready.set()
@@ -139,7 +140,7 @@ async def test_closing_the_stream_mid_round(
     route(provider, "alice", "bob")
     provider.script(WORDS, purpose="specialist", chunk_delay_s=0.01)
     record, seen = TurnRecord(), []
-    async with aclosing(run_turn(snapshot("orchestrator"), gateway, record)) as events:
+    async with aclosing(run_turn(snapshot("orchestrator"), gateway, NoTools(), record)) as events:
         async for event in events:
             seen.append(event)
             if both_spoke(seen, {"alice", "bob"}):
