@@ -1,4 +1,5 @@
-"""Writes a finished turn in one transaction: the turn, its messages, LLM calls and events.
+"""Writes a finished turn in one transaction: the turn, its messages, LLM and tool calls and
+events.
 
 Promise: either all of it is committed, once, or nothing is (the unit of work rolls back).
 Message sequence: the user's message is 0, then the agents in routing / roster order, the
@@ -15,7 +16,7 @@ from typing import Any
 from sqlalchemy import insert
 
 from pantheon.db.engine import Database
-from pantheon.db.models import LLMCall, Message, Turn, TurnEventRow
+from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnEventRow
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
@@ -100,6 +101,22 @@ def _call_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+def _tool_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
+    turn_id = uuid.UUID(turn.snapshot.turn_id)
+    # message_ids[0] is the user's message; produced message i has id i + 1.
+    return [
+        {
+            "id": uuid.uuid4(), "turn_id": turn_id, "seq": seq,
+            "message_id": turn.message_ids[call.message_index + 1],
+            "agent_key": call.agent_key, "round": call.round, "call_id": call.call_id,
+            "name": call.name, "arguments": call.arguments, "result": call.result,
+            "ok": call.ok, "duration_ms": call.duration_ms,
+        }
+        for seq, call in enumerate(turn.record.tool_calls, start=1)
+        if call.message_index is not None
+    ]  # fmt: skip
+
+
 def _event_rows(turn_id: uuid.UUID, events: list[PublishedEvent]) -> list[dict[str, Any]]:
     # The JSON text that was streamed: no second serialisation, and replay sends the same bytes.
     return [
@@ -119,6 +136,7 @@ async def record_turn(db: Database, turn: FinishedTurn, events: list[PublishedEv
         for table, rows in (
             (Message, _message_rows(turn)),
             (LLMCall, _call_rows(turn)),
+            (ToolCallRow, _tool_rows(turn)),
             (TurnEventRow, _event_rows(turn_id, events)),
         ):
             if rows:

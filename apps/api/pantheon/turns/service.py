@@ -93,7 +93,8 @@ class TurnService:
                 if self.live_turn(owner_id, turn_id) is not None:
                     raise Conflict(f"turn {turn_id} is still running; follow its events")
                 raise not_found("turn", turn_id)
-            return turn_detail(turn, await repo.messages(turn.id), await repo.llm_calls(turn.id))
+            messages, calls = await repo.messages(turn.id), await repo.llm_calls(turn.id)
+            return turn_detail(turn, messages, calls, await repo.tool_calls(turn.id))
 
     async def wait_for_detail(self, owner_id: uuid.UUID, started: StartedTurn) -> TurnDetail:
         """The finished turn; a client that goes away while waiting does not stop it."""
