@@ -16,7 +16,7 @@ from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.types import ModelAlias
-from pantheon.settings import LLMSettings, OrchestratorSettings
+from pantheon.settings import LLMSettings, OrchestratorSettings, ToolSettings
 
 PRICED = ModelAlias(
     name="priced",
@@ -48,6 +48,7 @@ def snapshot(
     roster: Sequence[AgentSnapshot] = ROSTER,
     history: Sequence[HistoryEntry] = (),
     manager_model: str = "scripted",
+    tool_limits: ToolSettings | None = None,
     **bounds: int | bool,
 ) -> TurnSnapshot:
     return TurnSnapshot(
@@ -59,6 +60,9 @@ def snapshot(
         manager_model=manager_model,
         history=tuple(history),
         orchestrator=OrchestratorSettings.model_validate(bounds),
+        tool_limits=tool_limits or ToolSettings(),
+        owner_id="owner-1",
+        room_id="room-1",
     )
 
 
