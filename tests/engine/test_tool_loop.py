@@ -143,3 +143,32 @@ async def test_tool_results_are_capped(gateway: LLMGateway, provider: ScriptedPr
     assert len(result.content) == 4000
     assert record.tool_calls[0].result == result.content
     assert json.loads(result.model_dump_json())["duration_ms"] >= 0
+
+
+async def test_orchestrator_specialists_get_tools_and_the_manager_never_does(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    provider.script('{"agents": ["alice"]}', purpose="route")
+    provider.script('{"continue": false}', purpose="evaluate")
+    provider.script(calculating_agent, agent="alice")
+    provider.script(
+        lambda r: ScriptedReply("", (tool_call("calculator", {"expression": "1 + 1"}),)),
+        purpose="synthesis",
+    )
+    snap = snapshot("orchestrator", "what is 17*23?", roster=[CALC_ALICE, BOB])
+    events, record = await collect(snap, gateway, TestTools())
+    manager = [r.request for r in provider.requests if r.request.agent_key == "manager"]
+    assert [r.purpose for r in manager] == ["route", "evaluate", "synthesis"]
+    assert all(r.tools == () for r in manager)
+    route, evaluate, synthesis = manager
+    assert route.response_format is not None
+    assert route.response_format.schema["properties"]["agents"]["items"]["enum"] == [
+        "alice", "bob",
+    ]  # fmt: skip
+    assert evaluate.response_format is not None
+    assert evaluate.response_format.schema["required"] == ["continue"]
+    assert synthesis.response_format is None
+    assert [(c.agent_key, c.result) for c in record.tool_calls] == [("alice", "391")]
+    calls = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert [e.agent_key for e in calls] == ["alice"]  # the synthesis' call was ignored
+    assert record.status == "completed"

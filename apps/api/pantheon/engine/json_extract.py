@@ -5,6 +5,8 @@ Small models wrap JSON in fences, chat around it or change key case. Promise:
 plain ```), else the whole text, else the first balanced ``{...}`` that parses, and
 returns it with top-level keys lower-cased; ``None`` when there is none. The parsers
 built on it never raise: an unusable answer is ``None`` and the caller falls back.
+``routing_format`` and ``CONTINUE_FORMAT`` are the JSON schemas the manager's requests
+carry as ``response_format``; models that honour them make the parsers' job easy.
 """
 
 from __future__ import annotations
@@ -15,9 +17,41 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pantheon.llm.types import ResponseFormat
+
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _TRUE = frozenset({"true", "yes", "y", "1"})
 _FALSE = frozenset({"false", "no", "n", "0"})
+
+
+def routing_format(keys: Sequence[str], limit: int) -> ResponseFormat:
+    """The JSON schema of a routing answer for this roster: the parser above stays the
+    judge (providers without structured output ignore this)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "agents": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(keys)},
+                "maxItems": max(1, limit),
+            },
+            "instructions": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "required": ["agents"],
+        "additionalProperties": False,
+    }
+    return ResponseFormat("routing", schema)
+
+
+CONTINUE_FORMAT = ResponseFormat(
+    "evaluation",
+    {
+        "type": "object",
+        "properties": {"continue": {"type": "boolean"}},
+        "required": ["continue"],
+        "additionalProperties": False,
+    },
+)
 
 
 @dataclass(frozen=True, slots=True)

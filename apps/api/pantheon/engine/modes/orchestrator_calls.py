@@ -1,9 +1,11 @@
 """The orchestrator manager's three calls: route, evaluate, synthesis.
 
 Promises: every call goes through ``TurnContext`` and so is recorded in ``llm_calls``
-(purposes ``route``, ``evaluate``, ``synthesis``, ``agent_key="manager"``). Routing that
-fails or is unusable falls back to the first roster agent (``fallback=True``); an
-evaluation that fails or is unparsable means "stop" (``fallback=True``).
+(purposes ``route``, ``evaluate``, ``synthesis``, ``agent_key="manager"``); the manager
+never gets tools. Route and evaluate ask for JSON with a ``response_format`` schema, but
+the tolerant parsers still decide: routing that fails or is unusable falls back to the
+first roster agent (``fallback=True``); an evaluation that fails or is unparsable means
+"stop" (``fallback=True``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pantheon.engine.context import SpeakerRun, TurnContext
-from pantheon.engine.json_extract import Routing, parse_continue, parse_routing
+from pantheon.engine.json_extract import (
+    CONTINUE_FORMAT,
+    Routing,
+    parse_continue,
+    parse_routing,
+    routing_format,
+)
 from pantheon.engine.prompting import (
     Contribution,
     agent_system_prompt,
@@ -23,14 +31,20 @@ from pantheon.engine.prompting import (
 )
 from pantheon.engine.snapshot import AgentSnapshot
 from pantheon.engine.speakers import MANAGER_KEY
-from pantheon.llm.types import LLMRequest, Purpose
+from pantheon.llm.types import LLMRequest, Purpose, ResponseFormat
 
 ROUTE_MAX_TOKENS = 512
 EVALUATE_MAX_TOKENS = 128
 
 
 def _manager_request(
-    ctx: TurnContext, purpose: Purpose, system: str, task: str, *, max_tokens: int | None
+    ctx: TurnContext,
+    purpose: Purpose,
+    system: str,
+    task: str,
+    *,
+    max_tokens: int | None,
+    response_format: ResponseFormat | None = None,
 ) -> LLMRequest:
     snapshot = ctx.snapshot
     window = ctx.context_window(snapshot.manager_model)
@@ -44,6 +58,7 @@ def _manager_request(
         agent_key=MANAGER_KEY,
         max_tokens=max_tokens,
         temperature=temperature,
+        response_format=response_format,
     )
 
 
@@ -55,9 +70,13 @@ async def route(
     roster = snapshot.ordered_roster()
     window = ctx.context_window(snapshot.manager_model)
     system, task = route_task(snapshot.message, roster, round_no, limit, earlier, window)
-    request = _manager_request(ctx, "route", system, task, max_tokens=ROUTE_MAX_TOKENS)
+    keys = [a.key for a in roster]
+    request = _manager_request(
+        ctx, "route", system, task,
+        max_tokens=ROUTE_MAX_TOKENS, response_format=routing_format(keys, limit),
+    )  # fmt: skip
     text = await ctx.ask(request, round_no)
-    routing = None if text is None else parse_routing(text, [a.key for a in roster], limit)
+    routing = None if text is None else parse_routing(text, keys, limit)
     if routing is None:
         return Routing([roster[0].key]), True
     return routing, False
@@ -71,7 +90,10 @@ async def evaluate(
     window = ctx.context_window(snapshot.manager_model)
     depth = snapshot.orchestrator.max_depth
     system, task = evaluate_task(snapshot.message, round_no, depth, outputs, window)
-    request = _manager_request(ctx, "evaluate", system, task, max_tokens=EVALUATE_MAX_TOKENS)
+    request = _manager_request(
+        ctx, "evaluate", system, task,
+        max_tokens=EVALUATE_MAX_TOKENS, response_format=CONTINUE_FORMAT,
+    )  # fmt: skip
     text = await ctx.ask(request, round_no)
     decision = None if text is None else parse_continue(text)
     if decision is None:
