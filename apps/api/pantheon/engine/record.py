@@ -42,15 +42,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Literal
 
 from pantheon.engine.events import TurnUsage
-from pantheon.engine.values import CallStatus, MessageStatus, Mode, Purpose, RecordStatus
+from pantheon.engine.values import (
+    CallStatus,
+    MessageStatus,
+    Mode,
+    Purpose,
+    RecordStatus,
+    SpeakerRole,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class ProducedMessage:
-    role: Literal["assistant", "manager"]
+    role: SpeakerRole
     agent_key: str
     agent_name: str
     round: int | None

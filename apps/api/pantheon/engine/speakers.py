@@ -8,11 +8,10 @@ failure sentences are fixed per error code, so provider text never reaches users
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
 
 from pantheon.engine.prompting import Contribution
 from pantheon.engine.record import ProducedMessage
-from pantheon.engine.values import CallStatus, MessageStatus
+from pantheon.engine.values import CallStatus, MessageStatus, SpeakerRole
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import LLMRequest, ToolCall, Usage
 
@@ -43,7 +42,7 @@ def user_safe_message(code: str) -> str:
 class Speaker:
     key: str
     name: str
-    role: Literal["assistant", "manager"]
+    role: SpeakerRole
     round: int | None
     agent_id: str = ""
     tools: tuple[str, ...] = ()

@@ -19,6 +19,7 @@ TurnStatus = Literal["completed", "partial", "failed", "cancelled"]
 MessageStatus = Literal["ok", "failed", "cancelled"]
 CallStatus = Literal["ok", "error", "cancelled"]
 MessageRole = Literal["user", "assistant", "manager"]
+SpeakerRole = Literal["assistant", "manager"]  # the roles the engine produces
 
 MODES: tuple[Mode, ...] = get_args(Mode)
 ROOM_MODES: tuple[RoomMode, ...] = get_args(RoomMode)
@@ -43,6 +44,7 @@ __all__ = [
     "Purpose",
     "RecordStatus",
     "RoomMode",
+    "SpeakerRole",
     "TurnStatus",
 ]
 
