@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "apps" / "api" / "pantheon"
-ALLOWED_COMMITTERS = {PACKAGE / "db" / "uow.py", PACKAGE / "turns" / "recorder.py"}
+ALLOWED_COMMITTERS = {PACKAGE / "db" / "uow.py"}  # the recorder commits through it too
+ENGINE = PACKAGE / "engine"
+# The engine is pure: plain data, a gateway and a tool runner in, events out.
+ENGINE_MUST_NOT_IMPORT = (
+    "pantheon.db", "pantheon.turns", "pantheon.users", "pantheon.rooms", "pantheon.agents",
+    "pantheon.sessions", "pantheon.knowledge", "pantheon.facade", "pantheon.tools",
+    "sqlalchemy", "fastapi", "starlette",
+)  # fmt: skip
 MAX_LINES = 400
 
 
@@ -32,6 +40,36 @@ def test_files_stay_under_the_line_limit() -> None:
         if (n := len(path.read_text().splitlines())) > MAX_LINES
     }
     assert too_long == {}, f"split these by responsibility: {too_long}"
+
+
+def _imported_modules(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and not node.level:
+            names.add(node.module)
+    return names
+
+
+def _forbidden(module: str) -> bool:
+    return any(module == f or module.startswith(f + ".") for f in ENGINE_MUST_NOT_IMPORT)
+
+
+def test_the_engine_imports_no_database_http_or_service_code() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(m for m in _imported_modules(path) if _forbidden(m))
+        for path in _python_files(ENGINE)
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_the_import_rule_catches_what_it_should() -> None:
+    assert _forbidden("sqlalchemy.ext.asyncio")
+    assert _forbidden("pantheon.tools")
+    assert not _forbidden("pantheon.toolsmith")
+    assert not _forbidden("pantheon.llm.types")
+    assert _python_files(ENGINE), "the engine package moved; update ENGINE"
 
 
 def test_every_json_body_cleans_unstorable_text() -> None:

@@ -14,7 +14,7 @@ from pantheon.db.migrations import downgrade, upgrade
 
 TABLES = {
     "users", "api_keys", "rooms", "agents", "room_agents", "sessions",
-    "turns", "messages", "llm_calls", "turn_event_logs",
+    "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs",
 }  # fmt: skip
 
 

@@ -6,7 +6,13 @@ from collections.abc import Sequence
 import pytest
 
 from pantheon.llm.errors import RateLimited, Unavailable
-from pantheon.llm.providers.scripted import ScriptedProvider, split_chunks
+from pantheon.llm.providers.scripted import (
+    DEFAULT_LOG_SIZE,
+    ScriptedProvider,
+    ScriptedReply,
+    split_chunks,
+    tool_call,
+)
 from pantheon.llm.tokens import estimate_messages
 from pantheon.llm.types import (
     ChatMessage,
@@ -15,6 +21,8 @@ from pantheon.llm.types import (
     Purpose,
     StreamItem,
     TextDelta,
+    ToolCall,
+    ToolDefinition,
     Usage,
 )
 from tests.llm.streams import drain
@@ -170,3 +178,60 @@ async def test_task_cancellation_during_delay_marks_the_call_cancelled() -> None
     with pytest.raises(asyncio.CancelledError):
         await task
     assert provider.requests[0].cancelled
+
+
+CALC = ToolDefinition("calculator", "Evaluate arithmetic", {"type": "object"})
+
+
+def calculator_agent(request: LLMRequest) -> ScriptedReply:
+    """A function model: call the calculator when offered, then answer with its result."""
+    last = request.messages[-1]
+    if last.role == "tool":
+        return ScriptedReply(f"It is {last.content}.")
+    if any(t.name == "calculator" for t in request.tools):
+        return ScriptedReply("Let me compute.", (tool_call("calculator", {"expr": "17*23"}, "c1"),))
+    return ScriptedReply("I cannot compute.")
+
+
+async def test_a_function_scripts_tool_calls_streamed_after_the_text() -> None:
+    provider = ScriptedProvider()
+    provider.script(calculator_agent)
+    offered = LLMRequest("scripted", req().messages, tools=(CALC,))
+    items = await collect(provider, offered)
+    assert text_of(items) == "Let me compute."
+    calls = [i for i in items if isinstance(i, ToolCall)]
+    assert calls == [ToolCall("c1", "calculator", '{"expr": "17*23"}')]
+    assert isinstance(items[-1], Usage)
+    assert items.index(calls[0]) > max(i for i, x in enumerate(items) if isinstance(x, TextDelta))
+    assert items[-1].output_tokens == len([i for i in items if isinstance(i, TextDelta)]) + 1
+    answer = (*offered.messages, ChatMessage("tool", "391", tool_call_id="c1"))
+    assert text_of(await collect(provider, LLMRequest("scripted", answer))) == "It is 391."
+    assert text_of(await collect(provider, req())) == "I cannot compute."
+
+
+def test_tool_call_helper_keeps_raw_text_and_numbers_ids() -> None:
+    raw = tool_call("calculator", "{not json")
+    assert raw.arguments == "{not json"
+    assert raw.id.startswith("call_")
+    assert tool_call("x").id != tool_call("x").id
+
+
+async def test_the_request_log_stays_bounded() -> None:
+    provider = ScriptedProvider(log_size=50)
+    for n in range(10_000):
+        await collect(provider, req(f"call {n}"))
+    assert len(provider.requests) == 50
+    assert provider.requests[-1].request.messages[-1].content == "call 9999"
+    assert all(r.finished_at is not None for r in provider.requests)
+
+
+async def test_the_default_log_is_bounded_too() -> None:
+    provider = ScriptedProvider()
+    for _ in range(DEFAULT_LOG_SIZE + 5):
+        await collect(provider, req())
+    assert len(provider.requests) == DEFAULT_LOG_SIZE
+
+
+def test_log_size_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="log_size"):
+        ScriptedProvider(log_size=0)

@@ -24,7 +24,7 @@ CALL_MS = 200.0
 SYNTH_TTFT_MS, SYNTH_ITL_MS, SYNTH_TOKENS = 210.0, 10.0, 100
 SPEC_TTFT_MS, SPEC_ITL_MS, SPEC_TOKENS = 110.0, 10.0, 10
 
-# Substrings of the manager's system prompts (pantheon.turns.prompting) that tell the
+# Substrings of the manager's system prompts (pantheon.engine.prompting) that tell the
 # mock which manager call it is answering.
 ROUTE_MARK = '{"agents": ["key"'
 EVALUATE_MARK = '{"continue": true} or {"continue": false}'

@@ -13,6 +13,16 @@ from sqlalchemy import JSON, ForeignKey, Index, Integer, LargeBinary, String, Te
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pantheon.db.base import Base, Timestamped, UUIDPrimaryKey
+from pantheon.engine.values import (
+    CALL_STATUSES,
+    MESSAGE_ROLES,
+    MESSAGE_STATUSES,
+    MODES,
+    PURPOSES,
+    ROOM_MODES,
+    TURN_STATUSES,
+    one_of,
+)
 
 
 class User(UUIDPrimaryKey, Timestamped, Base):
@@ -48,7 +58,7 @@ class Room(UUIDPrimaryKey, Timestamped, Base):
     owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
     name: Mapped[str] = mapped_column(String(200))
     description: Mapped[str] = mapped_column(Text, default="")
-    mode: Mapped[str] = mapped_column(String(20), default="roundtable")
+    mode: Mapped[str] = mapped_column(String(20), default="roundtable", doc=one_of(ROOM_MODES))
     manager_model: Mapped[str | None] = mapped_column(String(100), default=None)
     updated_at: Mapped[datetime | None] = mapped_column(default=None)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None)
@@ -78,8 +88,8 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
     __tablename__ = "turns"
     __table_args__ = (UniqueConstraint("session_id", "idempotency_key"),)
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id"), index=True)
-    mode: Mapped[str] = mapped_column(String(20))
-    status: Mapped[str] = mapped_column(String(20))
+    mode: Mapped[str] = mapped_column(String(20), doc=one_of(MODES))
+    status: Mapped[str] = mapped_column(String(20), doc=one_of(TURN_STATUSES))
     message: Mapped[str] = mapped_column(Text)
     output: Mapped[str] = mapped_column(Text, default="")
     rounds: Mapped[int] = mapped_column(default=0)
@@ -103,12 +113,12 @@ class Message(UUIDPrimaryKey, Timestamped, Base):
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id"), index=True)
     turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), index=True)
     seq: Mapped[int]
-    role: Mapped[str] = mapped_column(String(20))
+    role: Mapped[str] = mapped_column(String(20), doc=one_of(MESSAGE_ROLES))
     agent_key: Mapped[str | None] = mapped_column(String(64), default=None)
     agent_name: Mapped[str | None] = mapped_column(String(200), default=None)
     round: Mapped[int | None] = mapped_column(default=None)
     content: Mapped[str] = mapped_column(Text)
-    status: Mapped[str] = mapped_column(String(20), default="ok")
+    status: Mapped[str] = mapped_column(String(20), default="ok", doc=one_of(MESSAGE_STATUSES))
     error_code: Mapped[str | None] = mapped_column(String(64), default=None)
     visible: Mapped[bool] = mapped_column(default=True)
 
@@ -117,7 +127,7 @@ class LLMCall(UUIDPrimaryKey, Base):
     __tablename__ = "llm_calls"
     turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), index=True)
     seq: Mapped[int]
-    purpose: Mapped[str] = mapped_column(String(20))
+    purpose: Mapped[str] = mapped_column(String(20), doc=one_of(PURPOSES))
     model: Mapped[str] = mapped_column(String(100))
     agent_key: Mapped[str | None] = mapped_column(String(64), default=None)
     round: Mapped[int | None] = mapped_column(default=None)
@@ -125,11 +135,30 @@ class LLMCall(UUIDPrimaryKey, Base):
     output_tokens: Mapped[int] = mapped_column(default=0)
     usage_estimated: Mapped[bool] = mapped_column(default=False)
     cost_usd: Mapped[float] = mapped_column(default=0.0)
-    latency_ms: Mapped[float] = mapped_column(default=0.0)
-    ttft_ms: Mapped[float | None] = mapped_column(default=None)
-    status: Mapped[str] = mapped_column(String(20))
+    latency_ms: Mapped[int] = mapped_column(default=0)
+    ttft_ms: Mapped[int | None] = mapped_column(default=None)
+    status: Mapped[str] = mapped_column(String(20), doc=one_of(CALL_STATUSES))
     error_code: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime]
+
+
+class ToolCallRow(UUIDPrimaryKey, Base):
+    """One tool call of a turn, linked to the message of the agent that made it. ``seq``
+    is announcement order within the turn; ``round`` the agent's tool round."""
+
+    __tablename__ = "tool_calls"
+    __table_args__ = (UniqueConstraint("turn_id", "seq"),)
+    turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), index=True)
+    message_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("messages.id"))
+    seq: Mapped[int]
+    agent_key: Mapped[str] = mapped_column(String(64))
+    round: Mapped[int]
+    call_id: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    arguments: Mapped[str] = mapped_column(Text, doc="the JSON text as the model wrote it")
+    result: Mapped[str] = mapped_column(Text)
+    ok: Mapped[bool]
+    duration_ms: Mapped[int]
 
 
 class TurnEventLog(Base):

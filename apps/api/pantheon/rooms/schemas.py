@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from pantheon.engine.values import RoomMode
 from pantheon.schemas import ReadSchema, RequestBody
-
-RoomMode = Literal["manual", "roundtable", "orchestrator"]
 
 
 class RoomCreate(RequestBody):

@@ -24,8 +24,8 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
+from pantheon.engine.events import TurnEvent, event_to_json
 from pantheon.errors import Conflict, ServiceUnavailable
-from pantheon.turns.events import TurnEvent, event_to_json
 from pantheon.turns.idempotency import ensure_same_request
 
 log = logging.getLogger(__name__)

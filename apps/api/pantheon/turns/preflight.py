@@ -13,15 +13,8 @@ from dataclasses import dataclass
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import Agent, ChatSession, Message, Turn
-from pantheon.errors import Unprocessable, not_found
-from pantheon.rooms.repository import RoomRepository
-from pantheon.sessions.repository import SessionRepository
-from pantheon.settings import Settings
-from pantheon.turns.idempotency import ensure_same_request, request_hash
-from pantheon.turns.mentions import NoValidMention, require_mentions
-from pantheon.turns.repository import TurnRepository
-from pantheon.turns.schemas import TurnCreate
-from pantheon.turns.snapshot import (
+from pantheon.engine.mentions import NoValidMention, require_mentions
+from pantheon.engine.snapshot import (
     MODES,
     AgentSnapshot,
     HistoryEntry,
@@ -29,6 +22,13 @@ from pantheon.turns.snapshot import (
     Mode,
     TurnSnapshot,
 )
+from pantheon.errors import Unprocessable, not_found
+from pantheon.rooms.repository import RoomRepository
+from pantheon.sessions.repository import SessionRepository
+from pantheon.settings import Settings
+from pantheon.turns.idempotency import ensure_same_request, request_hash
+from pantheon.turns.repository import TurnRepository
+from pantheon.turns.schemas import TurnCreate
 from pantheon.users.access import check_allowlisted, user_allowlist
 
 
@@ -48,6 +48,7 @@ def _agent_snapshot(agent: Agent, position: int) -> AgentSnapshot:
         role_prompt=agent.role_prompt,
         model=agent.model,
         position=position,
+        tools=tuple(agent.tools or ()),
     )
 
 
@@ -146,5 +147,8 @@ async def prepare_turn(
         manager_model=manager_model,
         history=tuple(_history_entry(m) for m in history),
         orchestrator=settings.orchestrator,
+        tool_limits=settings.tools,
+        owner_id=str(owner_id),
+        room_id=str(chat.room_id) if chat.room_id is not None else None,
     )
     return Preflight(snapshot)

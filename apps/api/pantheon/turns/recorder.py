@@ -1,5 +1,5 @@
-"""Writes a finished turn in one transaction: the turn, its messages, LLM calls and its
-event log (one compressed row, ``turns.event_log``).
+"""Writes a finished turn in one transaction: the turn, its messages, LLM and tool calls
+and its event log (one compressed row, ``turns.event_log``).
 
 Promise: either all of it is committed, once, or nothing is (the unit of work rolls back).
 A transient failure (lost connection, locked database) is retried a few times first.
@@ -20,12 +20,12 @@ from sqlalchemy import insert
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from pantheon.db.engine import Database
-from pantheon.db.models import LLMCall, Message, Turn, TurnEventLog
+from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnEventLog
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.turns import event_log
 from pantheon.turns.live import PublishedEvent
-from pantheon.turns.record import TurnRecord
-from pantheon.turns.snapshot import TurnSnapshot
 
 logger = logging.getLogger(__name__)
 WRITE_ATTEMPTS = 3
@@ -110,6 +110,22 @@ def _call_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+def _tool_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
+    turn_id = uuid.UUID(turn.snapshot.turn_id)
+    # message_ids[0] is the user's message; produced message i has id i + 1.
+    return [
+        {
+            "id": uuid.uuid4(), "turn_id": turn_id, "seq": seq,
+            "message_id": turn.message_ids[call.message_index + 1],
+            "agent_key": call.agent_key, "round": call.round, "call_id": call.call_id,
+            "name": call.name, "arguments": call.arguments, "result": call.result,
+            "ok": call.ok, "duration_ms": call.duration_ms,
+        }
+        for seq, call in enumerate(turn.record.tool_calls, start=1)
+        if call.message_index is not None
+    ]  # fmt: skip
+
+
 async def _encoded_log(events: list[PublishedEvent]) -> bytes:
     # The JSON text that was streamed: no second serialisation, and replay sends the same bytes.
     assert [e.seq for e in events] == list(range(1, len(events) + 1)), "a gapless log"
@@ -145,7 +161,11 @@ async def _write(db: Database, turn: FinishedTurn, log: bytes, events: int) -> N
         await session.flush()  # parent row first: PostgreSQL checks foreign keys per statement
         # Child rows as one executemany INSERT per table, not ORM objects: building and
         # flushing objects was most of a turn's recording time (docs/benchmarks.md).
-        for table, rows in ((Message, _message_rows(turn)), (LLMCall, _call_rows(turn))):
+        for table, rows in (
+            (Message, _message_rows(turn)),
+            (LLMCall, _call_rows(turn)),
+            (ToolCallRow, _tool_rows(turn)),
+        ):
             if rows:
                 await session.execute(insert(table), rows)
         session.add(

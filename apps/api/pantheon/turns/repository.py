@@ -6,7 +6,7 @@ import uuid
 
 from sqlalchemy import select
 
-from pantheon.db.models import LLMCall, Message, Turn, TurnEventLog
+from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnEventLog
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.sessions.repository import SessionRepository
 
@@ -39,6 +39,10 @@ class TurnRepository(Repository):
 
     async def llm_calls(self, turn_id: uuid.UUID) -> list[LLMCall]:
         query = select(LLMCall).where(LLMCall.turn_id == turn_id).order_by(LLMCall.seq)
+        return list((await self.session.scalars(query)).all())
+
+    async def tool_calls(self, turn_id: uuid.UUID) -> list[ToolCallRow]:
+        query = select(ToolCallRow).where(ToolCallRow.turn_id == turn_id).order_by(ToolCallRow.seq)
         return list((await self.session.scalars(query)).all())
 
     async def event_log(self, turn_id: uuid.UUID) -> bytes | None:

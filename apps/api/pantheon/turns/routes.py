@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Unprocessable, not_found
 from pantheon.limits import limit_turn_rate
 from pantheon.schemas import Page, PageDep
@@ -28,7 +29,8 @@ def _service(
     request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
 ) -> TurnService:
     registry: LiveTurnRegistry = request.app.state.live_turns
-    return TurnService(db, gateway, settings, registry)
+    tools: ToolRunner = request.app.state.tools
+    return TurnService(db, gateway, settings, registry, tools)
 
 
 ServiceDep = Annotated[TurnService, Depends(_service)]

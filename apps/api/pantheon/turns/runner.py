@@ -15,14 +15,17 @@ from dataclasses import dataclass
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
+from pantheon.engine.errors import TurnAbort
+from pantheon.engine.events import ErrorEvent, TurnCompletedEvent
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.run import run_turn
+from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.tooling import ToolRunner
+from pantheon.engine.values import TurnStatus
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
-from pantheon.turns.engine import run_turn
-from pantheon.turns.events import ErrorEvent, TurnCompletedEvent
 from pantheon.turns.live import LiveTurn
-from pantheon.turns.record import TurnRecord
 from pantheon.turns.recorder import FinishedTurn, plan_message_ids, record_turn
-from pantheon.turns.snapshot import TurnSnapshot
 
 log = logging.getLogger(__name__)
 
@@ -38,33 +41,35 @@ class TurnJob:
     gateway: LLMGateway
     db: Database
     timeout_s: float
+    tools: ToolRunner
 
 
-async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> str | None:
-    """Run the engine to its end; the turn's error code when it broke, was cancelled or
-    ran out of time (``deadline_exceeded``: what it produced is kept)."""
+async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> TurnAbort | None:
+    """Run the engine to its end; why it did not finish by itself, if it did not (out of
+    time: ``DEADLINE_EXCEEDED``, and what it produced is kept)."""
     try:
         with deadline_scope(job.timeout_s):
             async with asyncio.timeout(job.timeout_s + DEADLINE_BACKSTOP_S):
                 await _publish_events(job, live, record)
         if _hit_deadline(record):
-            return "deadline_exceeded"
+            return TurnAbort.DEADLINE_EXCEEDED
     except TimeoutError:
         log.warning("turn %s: stopped at its deadline", job.snapshot.turn_id)
-        return "deadline_exceeded"
+        return TurnAbort.DEADLINE_EXCEEDED
     except asyncio.CancelledError:
         task = asyncio.current_task()
         if task is not None:
             task.uncancel()  # the turn was stopped; recording it is still our job
-        return "cancelled"
+        return TurnAbort.CANCELLED
     except Exception:
         log.exception("turn %s: the engine failed", job.snapshot.turn_id)
-        return "internal_error"
+        return TurnAbort.INTERNAL_ERROR
     return None
 
 
 async def _publish_events(job: TurnJob, live: LiveTurn, record: TurnRecord) -> None:
-    async with contextlib.aclosing(run_turn(job.snapshot, job.gateway, record)) as events:
+    engine = run_turn(job.snapshot, job.gateway, job.tools, record)
+    async with contextlib.aclosing(engine) as events:
         async for event in events:
             live.publish(event)
 
@@ -95,24 +100,25 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     """The live turn's task body (see the module docstring for the ordering)."""
     started_at = utcnow()
     record = TurnRecord()
-    error_code = await _drive_engine(job, live, record)
-    if error_code == "cancelled":
+    abort = await _drive_engine(job, live, record)
+    status: TurnStatus
+    if abort is TurnAbort.CANCELLED:
         status = "cancelled"
-    elif error_code == "deadline_exceeded":
+    elif abort is TurnAbort.DEADLINE_EXCEEDED:
         status = "partial" if record.status != "failed" else "failed"
-    elif error_code is not None:
+    elif abort is not None:
         status = "failed"
     else:
         status = record.status
     finished = FinishedTurn(
         snapshot=job.snapshot, record=record, status=status,
-        error_code=error_code if error_code != "cancelled" else None,
+        error_code=None if abort in (None, TurnAbort.CANCELLED) else abort.value,
         started_at=started_at, finished_at=utcnow(),
         message_ids=plan_message_ids(record),
         idempotency_key=live.idempotency_key, request_hash=live.request_hash,
     )  # fmt: skip
     turn_id = job.snapshot.turn_id
-    if error_code == "internal_error":
+    if abort is TurnAbort.INTERNAL_ERROR:
         final: ErrorEvent | TurnCompletedEvent = ErrorEvent(
             turn_id=turn_id, code="internal_error", message="the turn could not run"
         )

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from pantheon.engine.values import Mode, Purpose, TurnStatus
 from pantheon.schemas import ReadSchema, RequestBody
 from pantheon.sessions.schemas import MessageRead
 
-TurnMode = Literal["standalone", "manual", "roundtable", "orchestrator"]
+TurnMode = Mode
 
 
 class TurnCreate(RequestBody):
@@ -36,7 +36,7 @@ class TurnRead(ReadSchema):
     id: uuid.UUID
     session_id: uuid.UUID
     mode: TurnMode
-    status: Literal["completed", "partial", "failed", "cancelled"]
+    status: TurnStatus
     message: str
     output: str
     rounds: int
@@ -49,7 +49,7 @@ class TurnRead(ReadSchema):
 class LLMCallRead(ReadSchema):
     id: uuid.UUID
     seq: int
-    purpose: Literal["route", "specialist", "evaluate", "synthesis", "chat"]
+    purpose: Purpose
     model: str
     agent_key: str | None
     round: int | None
@@ -57,13 +57,31 @@ class LLMCallRead(ReadSchema):
     output_tokens: int
     usage_estimated: bool
     cost_usd: float
-    latency_ms: float
-    ttft_ms: float | None
+    latency_ms: int
+    ttft_ms: int | None
     status: str
     error_code: str | None
     started_at: datetime
 
 
+class ToolCallRead(ReadSchema):
+    """One tool call: ``arguments`` is the JSON text the model wrote, ``result`` what the
+    model read back; ``message_id`` is the calling agent's message."""
+
+    id: uuid.UUID
+    seq: int
+    message_id: uuid.UUID
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: str
+    result: str
+    ok: bool
+    duration_ms: int
+
+
 class TurnDetail(TurnRead):
     messages: list[MessageRead]
     llm_calls: list[LLMCallRead]
+    tool_calls: list[ToolCallRead]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
@@ -40,6 +41,7 @@ class TurnService:
     gateway: LLMGateway
     settings: Settings
     registry: LiveTurnRegistry
+    tools: ToolRunner
 
     async def start(
         self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
@@ -70,7 +72,7 @@ class TurnService:
             return StartedTurn(str(prepared.existing.id), None)
         snapshot = prepared.snapshot
         assert snapshot is not None
-        job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s)
+        job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s, self.tools)
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
@@ -97,7 +99,8 @@ class TurnService:
                 if self.live_turn(owner_id, turn_id) is not None:
                     raise Conflict(f"turn {turn_id} is still running; follow its events")
                 raise not_found("turn", turn_id)
-            return turn_detail(turn, await repo.messages(turn.id), await repo.llm_calls(turn.id))
+            messages, calls = await repo.messages(turn.id), await repo.llm_calls(turn.id)
+            return turn_detail(turn, messages, calls, await repo.tool_calls(turn.id))
 
     async def wait_for_detail(self, owner_id: uuid.UUID, started: StartedTurn) -> TurnDetail:
         """The finished turn; a client that goes away while waiting does not stop it."""

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from pantheon.db.models import LLMCall, Message, Turn
+from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn
 from pantheon.sessions.schemas import MessageRead
-from pantheon.turns.schemas import LLMCallRead, TurnDetail, TurnRead, TurnUsageRead
+from pantheon.turns.schemas import (
+    LLMCallRead,
+    ToolCallRead,
+    TurnDetail,
+    TurnRead,
+    TurnUsageRead,
+)
 
 
 def _fields(turn: Turn) -> dict[str, object]:
@@ -31,11 +37,14 @@ def turn_read(turn: Turn) -> TurnRead:
     return TurnRead.model_validate(_fields(turn))
 
 
-def turn_detail(turn: Turn, messages: list[Message], calls: list[LLMCall]) -> TurnDetail:
+def turn_detail(
+    turn: Turn, messages: list[Message], calls: list[LLMCall], tool_calls: list[ToolCallRow]
+) -> TurnDetail:
     return TurnDetail.model_validate(
         {
             **_fields(turn),
             "messages": [MessageRead.model_validate(m) for m in messages],
             "llm_calls": [LLMCallRead.model_validate(c) for c in calls],
+            "tool_calls": [ToolCallRead.model_validate(c) for c in tool_calls],
         }
     )

@@ -4,32 +4,62 @@ Replies come from rules added with ``script``: the most recently added rule whos
 filters (model alias name, agent key, purpose) all equal the request's wins; a rule with
 ``times`` is dropped after that many uses. Without a matching rule the reply is a short,
 readable echo of the request (``{"continue": false}`` for purpose ``evaluate``).
-A reply streams in chunks of ``chunk_words`` words, whitespace kept, so the chunks join
-to the reply exactly, followed by one ``Usage`` (estimated prompt tokens, one output
-token per chunk). Every call is recorded in ``requests``, including whether the caller
-stopped early (``cancelled``).
+A reply is text, a ``ScriptedReply`` (text and tool calls), or a plain function of the
+request (its messages, tools, purpose ...) returning either, like pydantic-ai's
+``FunctionModel``: a test scripts a tool-using agent by looking at the last message.
+It streams as text chunks of ``chunk_words`` words, whitespace kept, so the chunks join
+to the text exactly, then each ``ToolCall``, then one ``Usage`` (estimated prompt tokens,
+one output token per chunk and per tool call). The last ``log_size`` calls are kept in
+``requests`` (a bounded log, so a long-running server does not grow), including whether
+the caller stopped early (``cancelled``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import json
 import re
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from dataclasses import dataclass, replace
+from collections import deque
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from pantheon.llm.errors import LLMError
 from pantheon.llm.tokens import estimate_messages
-from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, Usage
+from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, ToolCall, Usage
 
-Reply = str | Callable[[LLMRequest], str]
+DEFAULT_LOG_SIZE = 1_000
+_CALL_IDS = itertools.count(1)
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptedReply:
+    """A reply with tool calls: ``text`` streams first, then each call."""
+
+    text: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+Answer = str | ScriptedReply
+Reply = Answer | Callable[[LLMRequest], Answer]
+
+
+def tool_call(name: str, arguments: Mapping[str, Any] | str = "{}", id: str = "") -> ToolCall:
+    """A complete call for a script; ``arguments`` as an object or the raw text a model
+    wrote (to script malformed JSON); a fresh ``call_<n>`` id unless given."""
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return ToolCall(id or f"call_{next(_CALL_IDS)}", name, text)
+
 
 _WORD = re.compile(r"\S+\s*")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RecordedRequest:
-    """One call as the provider saw it; replaced in the log when the call ends."""
+    """One call as the provider saw it; ``finished_at`` and ``cancelled`` are set when it
+    ends."""
 
     request: LLMRequest
     alias: str
@@ -80,11 +110,24 @@ def default_reply(request: LLMRequest) -> str:
 class ScriptedProvider:
     """The ``scripted`` provider; see the module docstring for the matching rules."""
 
-    def __init__(self, *, chunk_words: int = 1, default: Reply | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        chunk_words: int = 1,
+        default: Reply | None = None,
+        log_size: int = DEFAULT_LOG_SIZE,
+    ) -> None:
+        if log_size < 1:
+            raise ValueError("log_size must be at least 1")
         self.chunk_words = chunk_words
         self.default: Reply = default if default is not None else default_reply
-        self.requests: list[RecordedRequest] = []
+        self._log: deque[RecordedRequest] = deque(maxlen=log_size)
         self._rules: list[_Rule] = []
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """The most recent calls (at most ``log_size``), oldest first."""
+        return list(self._log)
 
     def script(
         self,
@@ -111,7 +154,7 @@ class ScriptedProvider:
         """Recorded calls, optionally filtered by purpose and agent key."""
         return [
             r
-            for r in self.requests
+            for r in self._log
             if (purpose is None or r.request.purpose == purpose)
             and (agent is None or r.request.agent_key == agent)
         ]
@@ -119,13 +162,13 @@ class ScriptedProvider:
     def reset(self) -> None:
         """Forget every rule and every recorded call."""
         self._rules.clear()
-        self.requests.clear()
+        self._log.clear()
 
     async def stream(
         self, alias: ModelAlias, request: LLMRequest
     ) -> AsyncGenerator[StreamItem, None]:
         record = RecordedRequest(request=request, alias=alias.name, started_at=time.monotonic())
-        self.requests.append(record)
+        self._log.append(record)
         cancelled = False
         try:
             async for item in self._play(self._take_rule(alias, request), request):
@@ -134,7 +177,8 @@ class ScriptedProvider:
             cancelled = True
             raise
         finally:
-            self._finish(record, cancelled)
+            record.finished_at = time.monotonic()
+            record.cancelled = cancelled
 
     def _take_rule(self, alias: ModelAlias, request: LLMRequest) -> _Rule | None:
         for rule in reversed(self._rules):
@@ -148,8 +192,10 @@ class ScriptedProvider:
 
     async def _play(self, rule: _Rule | None, request: LLMRequest) -> AsyncIterator[StreamItem]:
         reply = rule.reply if rule is not None else self.default
-        text = reply(request) if callable(reply) else reply
-        chunks = split_chunks(text, self.chunk_words)
+        answer = reply(request) if callable(reply) else reply
+        if isinstance(answer, str):
+            answer = ScriptedReply(answer)
+        chunks = split_chunks(answer.text, self.chunk_words)
         # error_at_chunk=None fails before any delta; past the end, after the last one.
         fail_at = None if rule is None or rule.error is None else rule.error_at_chunk or 0
         if rule is not None and rule.delay_s > 0:
@@ -162,12 +208,7 @@ class ScriptedProvider:
             yield TextDelta(chunk)
         if rule is not None and rule.error is not None:
             raise rule.error
-        yield Usage(input_tokens=estimate_messages(request.messages), output_tokens=len(chunks))
-
-    def _finish(self, record: RecordedRequest, cancelled: bool) -> None:
-        done = replace(record, finished_at=time.monotonic(), cancelled=cancelled)
-        # Replace by identity: ``reset`` may have emptied the log while the call ran.
-        for index, existing in enumerate(self.requests):
-            if existing is record:
-                self.requests[index] = done
-                return
+        for call in answer.tool_calls:
+            yield call
+        outputs = len(chunks) + len(answer.tool_calls)
+        yield Usage(input_tokens=estimate_messages(request.messages), output_tokens=outputs)

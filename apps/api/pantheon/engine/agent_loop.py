@@ -1,0 +1,148 @@
+"""One speaker from start to end: call the model, run the tool calls it asks for, feed the
+results back and call it again, within the turn's tool limits.
+
+Promises (SPEC "Agents that act: tools"):
+- ``agent_started`` (or ``synthesis_started``) first; then the ``delta``s of every call of
+  the loop, and each tool round's ``tool_call`` / ``tool_result`` events; then
+  ``agent_completed`` whose ``text`` is all the text streamed and whose ``usage`` sums
+  the calls (or ``synthesis_completed``), or ``agent_failed`` when a call failed.
+- A call carries the agent's tools while the agent has tool rounds left
+  (``tools.max_rounds``) and the turn has calls left (``tools.max_calls_per_turn``); at
+  a cap the next call is the last one and carries none. Tool calls in an answer to a
+  call without tools are ignored.
+- After a tool round the messages get the assistant's tool-call message, then one
+  ``tool`` message per call, in call order.
+- The speaker's message is recorded however it stops (``cancelled`` with the text so far
+  when closed mid-call or mid-round); every call is an ``llm_calls`` entry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+from pantheon.engine.calls import CallRunner
+from pantheon.engine.events import (
+    AgentCompletedEvent,
+    AgentFailedEvent,
+    AgentStartedEvent,
+    SynthesisCompletedEvent,
+    SynthesisStartedEvent,
+    TokenUsage,
+    TurnEvent,
+)
+from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.speakers import CallOutcome, SpeakerRun, message_of, user_safe_message
+from pantheon.engine.tool_round import ToolBudget, ToolRound, run_round
+from pantheon.engine.tooling import ToolRunner, ToolScope
+from pantheon.llm.gateway import closing_stream
+from pantheon.llm.types import ChatMessage, ToolDefinition, Usage
+
+logger = logging.getLogger(__name__)
+
+
+class AgentLoop:
+    """Runs speakers of one turn; the tool budget is shared by all of them."""
+
+    def __init__(self, snapshot: TurnSnapshot, calls: CallRunner, tools: ToolRunner) -> None:
+        self.snapshot = snapshot
+        self.calls = calls
+        self.tools = tools
+        self.budget = ToolBudget.of(snapshot.tool_limits)
+
+    async def speak(self, run: SpeakerRun) -> AsyncIterator[TurnEvent]:
+        """Start event, the loop's events, end event; the message is recorded however it
+        stops."""
+        total = CallOutcome()
+        pending: CallOutcome | None = None  # the call under way, if closed mid-call
+        try:
+            yield self._started(run)
+            definitions = await self._definitions(run)
+            messages = list(run.request.messages)
+            while True:
+                offered = definitions if self.budget.may_offer(run.speaker.key) else []
+                call = pending = CallOutcome()
+                request = replace(run.request, messages=tuple(messages), tools=tuple(offered))
+                async with closing_stream(self.calls.stream(request, run.speaker.round, call)) as d:
+                    async for delta in d:
+                        yield delta
+                total.absorb(call)
+                pending = None
+                if call.status != "ok" or not offered or not call.tool_calls:
+                    total.status, total.error_code = call.status, call.error_code
+                    break
+                messages.append(ChatMessage("assistant", call.text, tuple(call.tool_calls)))
+                async with closing_stream(self._round(run, call, offered, messages)) as events:
+                    async for event in events:
+                        yield event
+            yield self._finished(run, total)
+        finally:
+            if pending is not None:
+                total.absorb(pending)
+            run.message = message_of(run.speaker, total)
+            self.calls.record.set_message(run.slot, run.message)
+
+    def _round(
+        self,
+        run: SpeakerRun,
+        call: CallOutcome,
+        offered: list[ToolDefinition],
+        messages: list[ChatMessage],
+    ) -> AsyncIterator[TurnEvent]:
+        speaker = run.speaker
+        round_no, granted = self.budget.start_round(speaker.key, len(call.tool_calls))
+        spec = ToolRound(
+            turn_id=self.snapshot.turn_id,
+            scope=self._scope(run),
+            round=round_no,
+            message_slot=run.slot,
+            offered=frozenset(d.name for d in offered),
+            granted=granted,
+        )
+        limits = self.snapshot.tool_limits
+        return run_round(spec, call.tool_calls, self.tools, limits, self.calls.record, messages)
+
+    def _scope(self, run: SpeakerRun) -> ToolScope:
+        snap = self.snapshot
+        return ToolScope(
+            owner_id=snap.owner_id,
+            turn_id=snap.turn_id,
+            agent_id=run.speaker.agent_id,
+            agent_key=run.speaker.key,
+            room_id=snap.room_id,
+        )
+
+    async def _definitions(self, run: SpeakerRun) -> list[ToolDefinition]:
+        """The agent's tools; none when it has no entries or the runner misbehaves."""
+        if not run.speaker.tools:
+            return []
+        try:
+            async with asyncio.timeout(self.snapshot.tool_limits.timeout_s):
+                return await self.tools.definitions(run.speaker.tools)
+        except Exception:
+            logger.exception("turn %s: tool definitions failed", self.snapshot.turn_id)
+            return []
+
+    def _started(self, run: SpeakerRun) -> TurnEvent:
+        turn_id, s = self.snapshot.turn_id, run.speaker
+        if run.synthesis:
+            return SynthesisStartedEvent(turn_id=turn_id)
+        return AgentStartedEvent(turn_id=turn_id, agent_key=s.key, agent_name=s.name, round=s.round)
+
+    def _finished(self, run: SpeakerRun, outcome: CallOutcome) -> TurnEvent:
+        turn_id, s = self.snapshot.turn_id, run.speaker
+        if outcome.status != "ok":
+            code = outcome.error_code or "llm_error"
+            error = user_safe_message(code)
+            return AgentFailedEvent(
+                turn_id=turn_id, agent_key=s.key, error=error, code=code, round=s.round
+            )
+        if run.synthesis:
+            return SynthesisCompletedEvent(turn_id=turn_id, text=outcome.text)
+        usage = outcome.usage or Usage()
+        tokens = TokenUsage(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+        return AgentCompletedEvent(
+            turn_id=turn_id, agent_key=s.key, text=outcome.text, usage=tokens, round=s.round
+        )

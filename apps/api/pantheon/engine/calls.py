@@ -1,0 +1,116 @@
+"""One LLM call, streamed as deltas and recorded, whatever happens to it.
+
+Promises: every call started here is in ``record.llm_calls`` (in start order) with its
+timings (latency, time to first token), usage and cost, whether it ended, failed or was
+cancelled (then usage is estimated from the prompt and the text so far). An ``LLMError``
+sets ``outcome.status = "error"`` with the error's code; any other exception from the
+gateway is logged and becomes ``internal_error``. Tool calls the model asked for are
+collected in ``outcome.tool_calls``; the call's text streams as ``delta`` events.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
+
+from pantheon.engine.events import DeltaEvent
+from pantheon.engine.record import LLMCallRecord, TurnRecord
+from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
+from pantheon.llm.errors import LLMError, UnknownModel
+from pantheon.llm.gateway import LLMGateway, closing_stream
+from pantheon.llm.types import LLMRequest, ModelAlias, TextDelta, ToolCall, Usage
+
+logger = logging.getLogger(__name__)
+
+
+class CallRunner:
+    """Streams single LLM calls as deltas and records every one of them."""
+
+    def __init__(self, turn_id: str, gateway: LLMGateway, record: TurnRecord) -> None:
+        self.turn_id = turn_id
+        self.gateway = gateway
+        self.record = record
+
+    def alias(self, model: str) -> ModelAlias:
+        """The alias, or a default stand-in when unknown (the call itself then fails)."""
+        try:
+            return self.gateway.registry.get(model)
+        except UnknownModel:
+            return ModelAlias(name=model)
+
+    async def ask(self, request: LLMRequest, round_no: int | None) -> str | None:
+        """A manager call read whole (route, evaluate): its text, or ``None`` on failure."""
+        outcome = CallOutcome()
+        async with closing_stream(self.stream(request, round_no, outcome)) as deltas:
+            async for _ in deltas:
+                pass
+        return outcome.text if outcome.status == "ok" else None
+
+    async def stream(
+        self, request: LLMRequest, round_no: int | None, outcome: CallOutcome
+    ) -> AsyncIterator[DeltaEvent]:
+        """The call's deltas; ``outcome`` holds its text, tool calls, usage and status."""
+        slot = self.record.reserve_call()
+        started_at = datetime.now(UTC)
+        start = time.perf_counter()
+        first: float | None = None
+        key = request.agent_key or MANAGER_KEY
+        try:
+            async with closing_stream(self.gateway.stream(request)) as items:
+                async for item in items:
+                    if isinstance(item, Usage):
+                        outcome.usage = item
+                    elif isinstance(item, ToolCall):
+                        outcome.tool_calls.append(item)
+                    elif isinstance(item, TextDelta):
+                        first = time.perf_counter() if first is None else first
+                        outcome.parts.append(item.text)
+                        yield DeltaEvent(
+                            turn_id=self.turn_id, agent_key=key, text=item.text, round=round_no
+                        )
+            outcome.status = "ok"
+        except LLMError as err:
+            outcome.status, outcome.error_code = "error", err.code
+            logger.warning(
+                "turn %s: %s call of %s failed: %s: %s",
+                self.turn_id, request.purpose, key, err.code, err.message,
+            )  # fmt: skip
+        except Exception:
+            outcome.status, outcome.error_code = "error", "internal_error"
+            logger.exception("turn %s: %s call of %s crashed", self.turn_id, request.purpose, key)
+        finally:
+            ttft = None if first is None else _ms(first - start)
+            call = self._call_record(request, round_no, outcome, started_at, start, ttft)
+            self.record.set_call(slot, call)
+
+    def _call_record(
+        self,
+        request: LLMRequest,
+        round_no: int | None,
+        outcome: CallOutcome,
+        started_at: datetime,
+        start: float,
+        ttft_ms: int | None,
+    ) -> LLMCallRecord:
+        usage = outcome.usage or estimate_usage(request, outcome)
+        return LLMCallRecord(
+            purpose=request.purpose,
+            model=request.model,
+            agent_key=request.agent_key,
+            round=round_no,
+            input_tokens=usage.input_tokens,
+            output_tokens=usage.output_tokens,
+            usage_estimated=usage.estimated,
+            latency_ms=_ms(time.perf_counter() - start),
+            ttft_ms=ttft_ms,
+            status=outcome.status,
+            error_code=outcome.error_code,
+            cost_usd=self.alias(request.model).cost_usd(usage),
+            started_at=started_at,
+        )
+
+
+def _ms(seconds: float) -> int:
+    return int(seconds * 1000)

@@ -1,0 +1,213 @@
+"""The SSE event catalogue: one pydantic model per event, a union discriminated on ``type``.
+
+Every event carries ``type`` and ``turn_id``; the SSE layer adds ``id: <seq>``.
+
+===================== ================================================== =================
+type                  extra fields                                       when
+===================== ================================================== =================
+turn_started          session_id, mode, agents (keys)                    first
+round_start           round                                              orchestrator,
+round_end             round                                              around each round
+routing               round, agents (keys), fallback                     after the manager
+                                                                         routed a round
+agent_started         agent_key, agent_name, round                       before an agent's
+                                                                         first delta
+delta                 agent_key, text, round                             a piece of text;
+                                                                         agent_key
+                                                                         "manager" in
+                                                                         synthesis
+agent_completed       agent_key, text, usage, round                      an agent finished
+agent_failed          agent_key, error, code, round                      an agent failed
+                                                                         after retries
+tool_call             agent_key, round, call_id, name, arguments,        a complete tool
+                      arguments_raw                                      call, before it
+                                                                         runs
+tool_result           agent_key, round, call_id, name, ok, content,      that call finished
+                      duration_ms                                        (call order)
+evaluation            round, continue, fallback                          after round_end
+                                                                         when another round
+                                                                         was possible
+synthesis_started     (none)                                             orchestrator
+synthesis_completed   text                                               orchestrator
+turn_completed        status, usage, message_ids, error_code             last, after commit
+error                 code, message                                      the turn could not
+                                                                         run; last
+===================== ================================================== =================
+
+Notes:
+- ``round`` is the orchestrator round (1-based) and ``null`` in the other modes.
+- ``agent_failed.error`` is a short user-safe sentence, ``code`` the machine code
+  (``rate_limited``, ``unavailable``, ``timeout``, ``bad_request``, ``unknown_model``,
+  ``internal_error`` ...); raw provider or exception text never appears.
+- A failed synthesis is reported as ``agent_failed`` with ``agent_key="manager"`` and no
+  ``synthesis_completed`` follows.
+- ``usage`` on ``agent_completed`` is ``{"input_tokens", "output_tokens"}``; on
+  ``turn_completed`` it also has ``cost_usd``.
+- ``tool_call.round`` / ``tool_result.round`` is the speaker's tool round (1-based,
+  counted per agent over the turn), not the orchestrator round. ``arguments`` is always
+  an object: when the model's argument text is not a JSON object it is ``{}`` and
+  ``arguments_raw`` holds the text as written (else ``arguments_raw`` is ``null``).
+  ``tool_result.content`` is at most ``tools.max_result_chars`` (4,000) characters.
+- ``evaluation`` serialises its flag as ``"continue"`` (the Python attribute is
+  ``continue_``); always dump with ``by_alias=True``, as ``event_to_json`` does.
+- The engine never emits ``turn_completed`` nor ``error``: the layer above does, after
+  the commit (or when the turn could not run).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from pantheon.engine.values import Mode
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    turn_id: str
+
+
+class TokenUsage(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class TurnUsage(TokenUsage):
+    cost_usd: float = 0.0
+
+
+class TurnStartedEvent(_Event):
+    type: Literal["turn_started"] = "turn_started"
+    session_id: str
+    mode: Mode
+    agents: list[str]
+
+
+class RoundStartEvent(_Event):
+    type: Literal["round_start"] = "round_start"
+    round: int
+
+
+class RoundEndEvent(_Event):
+    type: Literal["round_end"] = "round_end"
+    round: int
+
+
+class RoutingEvent(_Event):
+    type: Literal["routing"] = "routing"
+    round: int
+    agents: list[str]
+    fallback: bool = False
+
+
+class AgentStartedEvent(_Event):
+    type: Literal["agent_started"] = "agent_started"
+    agent_key: str
+    agent_name: str
+    round: int | None = None
+
+
+class DeltaEvent(_Event):
+    type: Literal["delta"] = "delta"
+    agent_key: str
+    text: str
+    round: int | None = None
+
+
+class AgentCompletedEvent(_Event):
+    type: Literal["agent_completed"] = "agent_completed"
+    agent_key: str
+    text: str
+    usage: TokenUsage
+    round: int | None = None
+
+
+class AgentFailedEvent(_Event):
+    type: Literal["agent_failed"] = "agent_failed"
+    agent_key: str
+    error: str
+    code: str
+    round: int | None = None
+
+
+class ToolCallEvent(_Event):
+    type: Literal["tool_call"] = "tool_call"
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    arguments_raw: str | None = None
+
+
+class ToolResultEvent(_Event):
+    type: Literal["tool_result"] = "tool_result"
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    ok: bool
+    content: str
+    duration_ms: int
+
+
+class EvaluationEvent(_Event):
+    type: Literal["evaluation"] = "evaluation"
+    round: int
+    continue_: bool = Field(
+        serialization_alias="continue",
+        validation_alias=AliasChoices("continue", "continue_"),
+    )
+    fallback: bool = False
+
+
+class SynthesisStartedEvent(_Event):
+    type: Literal["synthesis_started"] = "synthesis_started"
+
+
+class SynthesisCompletedEvent(_Event):
+    type: Literal["synthesis_completed"] = "synthesis_completed"
+    text: str
+
+
+class TurnCompletedEvent(_Event):
+    type: Literal["turn_completed"] = "turn_completed"
+    status: str
+    usage: TurnUsage
+    message_ids: list[str]
+    error_code: str | None = None
+
+
+class ErrorEvent(_Event):
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+
+
+TurnEvent = Annotated[
+    TurnStartedEvent
+    | RoundStartEvent
+    | RoundEndEvent
+    | RoutingEvent
+    | AgentStartedEvent
+    | DeltaEvent
+    | AgentCompletedEvent
+    | AgentFailedEvent
+    | ToolCallEvent
+    | ToolResultEvent
+    | EvaluationEvent
+    | SynthesisStartedEvent
+    | SynthesisCompletedEvent
+    | TurnCompletedEvent
+    | ErrorEvent,
+    Field(discriminator="type"),
+]
+
+
+def event_to_json(event: TurnEvent) -> str:
+    """Compact JSON with wire names (``continue``), as sent in SSE ``data:`` lines."""
+    return event.model_dump_json(by_alias=True)

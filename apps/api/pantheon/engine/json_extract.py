@@ -1,0 +1,173 @@
+"""Tolerant reading of the manager's JSON answers.
+
+Small models wrap JSON in fences, chat around it or change key case. Promise:
+``extract_json_object`` finds the first JSON *object* in a fenced block (```json or
+plain ```), else the whole text, else the first balanced ``{...}`` that parses, and
+returns it with top-level keys lower-cased; ``None`` when there is none. The parsers
+built on it never raise: an unusable answer is ``None`` and the caller falls back.
+``routing_format`` and ``CONTINUE_FORMAT`` are the JSON schemas the manager's requests
+carry as ``response_format``; models that honour them make the parsers' job easy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pantheon.llm.types import ResponseFormat
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+_TRUE = frozenset({"true", "yes", "y", "1"})
+_FALSE = frozenset({"false", "no", "n", "0"})
+
+
+def routing_format(keys: Sequence[str], limit: int) -> ResponseFormat:
+    """The JSON schema of a routing answer for this roster: the parser above stays the
+    judge (providers without structured output ignore this)."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "agents": {
+                "type": "array",
+                "items": {"type": "string", "enum": list(keys)},
+                "maxItems": max(1, limit),
+            },
+            "instructions": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+        "required": ["agents"],
+        "additionalProperties": False,
+    }
+    return ResponseFormat("routing", schema)
+
+
+CONTINUE_FORMAT = ResponseFormat(
+    "evaluation",
+    {
+        "type": "object",
+        "properties": {"continue": {"type": "boolean"}},
+        "required": ["continue"],
+        "additionalProperties": False,
+    },
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Routing:
+    """A usable routing decision: roster keys in the manager's order, instructions by key."""
+
+    agents: list[str]
+    instructions: dict[str, str] = field(default_factory=dict)
+
+
+def extract_json_object(text: str) -> dict[str, Any] | None:
+    """The first JSON object found in ``text`` (keys lower-cased), or ``None``."""
+    candidates = [m.group(1) for m in _FENCE.finditer(text)]
+    candidates.append(text)
+    for candidate in candidates:
+        found = _first_object(candidate)
+        if found is not None:
+            return {str(k).lower(): v for k, v in found.items()}
+    return None
+
+
+def _first_object(text: str) -> dict[str, Any] | None:
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        pass
+    else:
+        return whole if isinstance(whole, dict) else None
+    for chunk in _balanced_objects(text):
+        try:
+            value = json.loads(chunk)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _balanced_objects(text: str) -> Iterator[str]:
+    """Every balanced ``{...}`` substring, by start position (strings respected)."""
+    for start, char in enumerate(text):
+        if char != "{":
+            continue
+        end = _matching_brace(text, start)
+        if end is not None:
+            yield text[start : end + 1]
+
+
+def _matching_brace(text: str, start: int) -> int | None:
+    depth, in_string, escaped = 0, False, False
+    for index in range(start, len(text)):
+        char = text[index]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+def parse_routing(text: str, roster_keys: Sequence[str], max_agents: int) -> Routing | None:
+    """The manager's routing answer mapped onto the roster, or ``None`` when unusable.
+
+    Unknown keys and repeats are dropped, ``@`` prefixes and key case are tolerated, at
+    most ``max_agents`` are kept. Without an ``agents`` list, the keys of
+    ``instructions`` are used.
+    """
+    data = extract_json_object(text)
+    if data is None or max_agents < 1:
+        return None
+    by_lower = {key.lower(): key for key in roster_keys}
+    raw_instructions = data.get("instructions")
+    instructions: dict[str, str] = {}
+    if isinstance(raw_instructions, dict):
+        for raw_key, value in raw_instructions.items():
+            key = by_lower.get(str(raw_key).lstrip("@").strip().lower())
+            if key is not None and isinstance(value, str) and value.strip():
+                instructions[key] = value.strip()
+    raw_agents = data.get("agents")
+    if isinstance(raw_agents, str):
+        raw_agents = [raw_agents]
+    if not isinstance(raw_agents, list):
+        raw_agents = list(raw_instructions) if isinstance(raw_instructions, dict) else []
+    agents: list[str] = []
+    for item in raw_agents:
+        key = by_lower.get(str(item).lstrip("@").strip().lower()) if item is not None else None
+        if key is not None and key not in agents:
+            agents.append(key)
+    agents = agents[:max_agents]
+    if not agents:
+        return None
+    return Routing(agents, {k: v for k, v in instructions.items() if k in agents})
+
+
+def parse_continue(text: str) -> bool | None:
+    """``{"continue": true|false}`` (tolerantly), or ``None`` when unparsable."""
+    data = extract_json_object(text)
+    if data is None or "continue" not in data:
+        return None
+    value = data["continue"]
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in _TRUE:
+            return True
+        if lowered in _FALSE:
+            return False
+    return None

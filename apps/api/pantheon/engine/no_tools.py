@@ -1,0 +1,19 @@
+"""A ``ToolRunner`` with no tools: what the engine uses when the service offers none."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pantheon.engine.tooling import ToolResult, ToolScope
+from pantheon.llm.types import ToolDefinition
+
+
+class NoTools:
+    """Offers nothing; a call (a model inventing a tool) gets ``ok=False``."""
+
+    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+        return []
+
+    async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
+        return ToolResult(False, f"no such tool: {name}")

@@ -1,0 +1,201 @@
+"""What a turn produced, accumulated while it runs, so that even a cancelled turn's partial
+output can be persisted.
+
+Promises:
+- ``messages`` are in *turn order*, not finish order: the engine reserves a slot for each
+  speaker when it decides who speaks (routing order within a round, rounds in order,
+  synthesis last) and fills it when the speaker stops. A speaker that never started
+  (cancelled before its first step) leaves no message.
+- Every LLM call that was started is in ``llm_calls`` (route, specialist, evaluate,
+  synthesis), in start order, including failed and cancelled ones. A cancelled call's
+  usage is estimated from the prompt and the text produced so far
+  (``usage_estimated=True``).
+- ``tool_calls`` are in the order they were announced (``tool_call`` events), each
+  linked to its speaker's message by ``message_index`` (an index into ``messages``).
+  A call still running when the turn was cancelled is recorded ``ok=False`` with
+  ``result="cancelled"``.
+- ``status``: ``"failed"`` when no agent message succeeded; ``"partial"`` when some
+  message (an agent or the synthesis) failed or was cancelled; else ``"completed"``.
+  Failed route/evaluate calls do not degrade the status (the engine falls back and says
+  so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
+- ``output`` is the turn's text, formatted as in the seed.
+
+  Orchestrator (``mode == "orchestrator"``)::
+
+      [Round 1]
+      Alice: <text>
+
+      Bob: [failed: timeout]
+
+      [Round 2]
+      Carol: <text>
+
+      Manager synthesis:
+      <text>
+
+  Other modes: ``<Agent name>: <text>`` blocks separated by one blank line. Everywhere a
+  failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
+  [cancelled]``; the synthesis block is omitted when there was no synthesis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from pantheon.engine.events import TurnUsage
+from pantheon.engine.values import (
+    CallStatus,
+    MessageStatus,
+    Mode,
+    Purpose,
+    RecordStatus,
+    SpeakerRole,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProducedMessage:
+    role: SpeakerRole
+    agent_key: str
+    agent_name: str
+    round: int | None
+    content: str
+    status: MessageStatus = "ok"
+    error_code: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LLMCallRecord:
+    purpose: Purpose
+    model: str
+    agent_key: str | None
+    round: int | None
+    input_tokens: int
+    output_tokens: int
+    usage_estimated: bool
+    latency_ms: int
+    ttft_ms: int | None
+    status: CallStatus
+    error_code: str | None
+    cost_usd: float
+    started_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallRecord:
+    """One tool call: ``arguments`` is the JSON text as the model wrote it; ``round`` is
+    the speaker's tool round (1-based, counted per agent over the whole turn)."""
+
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: str
+    result: str
+    ok: bool
+    duration_ms: int
+    message_slot: int
+    message_index: int | None = None
+
+
+@dataclass(eq=False)
+class TurnRecord:
+    """The mutable accumulator the engine fills; read it once the engine has stopped."""
+
+    mode: Mode | None = None
+    rounds: int = 0
+    _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
+    _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
+    _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)
+
+    # -- filled by the engine -------------------------------------------------------------
+    def reserve_message(self) -> int:
+        """A slot fixing this speaker's place in ``messages`` before it starts."""
+        self._messages.append(None)
+        return len(self._messages) - 1
+
+    def set_message(self, slot: int, message: ProducedMessage) -> None:
+        self._messages[slot] = message
+
+    def reserve_call(self) -> int:
+        self._calls.append(None)
+        return len(self._calls) - 1
+
+    def set_call(self, slot: int, call: LLMCallRecord) -> None:
+        self._calls[slot] = call
+
+    def reserve_tool_call(self) -> int:
+        self._tools.append(None)
+        return len(self._tools) - 1
+
+    def set_tool_call(self, slot: int, call: ToolCallRecord) -> None:
+        self._tools[slot] = call
+
+    # -- read by the layer above ----------------------------------------------------------
+    @property
+    def messages(self) -> list[ProducedMessage]:
+        return [m for m in self._messages if m is not None]
+
+    @property
+    def llm_calls(self) -> list[LLMCallRecord]:
+        return [c for c in self._calls if c is not None]
+
+    @property
+    def tool_calls(self) -> list[ToolCallRecord]:
+        """Recorded calls whose speaker left a message, with ``message_index`` filled."""
+        index_of: dict[int, int] = {}
+        for slot, message in enumerate(self._messages):
+            if message is not None:
+                index_of[slot] = len(index_of)
+        return [
+            replace(call, message_index=index_of[call.message_slot])
+            for call in self._tools
+            if call is not None and call.message_slot in index_of
+        ]
+
+    @property
+    def status(self) -> RecordStatus:
+        messages = self.messages
+        if not any(m.role == "assistant" and m.status == "ok" for m in messages):
+            return "failed"
+        if any(m.status != "ok" for m in messages):
+            return "partial"
+        return "completed"
+
+    def usage(self) -> TurnUsage:
+        calls = self.llm_calls
+        return TurnUsage(
+            input_tokens=sum(c.input_tokens for c in calls),
+            output_tokens=sum(c.output_tokens for c in calls),
+            cost_usd=sum(c.cost_usd for c in calls),
+        )
+
+    @property
+    def output(self) -> str:
+        messages = self.messages
+        if self.mode != "orchestrator":
+            return "\n\n".join(_line(m) for m in messages)
+        blocks: list[str] = []
+        current_round: int | None = None
+        for message in messages:
+            if message.role == "manager":
+                blocks.append(f"Manager synthesis:\n{_body(message)}")
+            elif message.round != current_round:
+                current_round = message.round
+                blocks.append(f"[Round {current_round}]\n{_line(message)}")
+            else:
+                blocks.append(_line(message))
+        return "\n\n".join(blocks)
+
+
+def _body(message: ProducedMessage) -> str:
+    if message.status == "failed":
+        return f"[failed: {message.error_code or 'error'}]"
+    if message.status == "cancelled":
+        return f"{message.content} [cancelled]".lstrip()
+    return message.content
+
+
+def _line(message: ProducedMessage) -> str:
+    return f"{message.agent_name}: {_body(message)}"

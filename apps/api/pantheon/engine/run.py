@@ -1,0 +1,69 @@
+"""Runs one turn from a plain snapshot: no database, no HTTP; yields events.
+
+Promises:
+- ``run_turn`` yields ``turn_started`` first, then the mode's events (see
+  ``engine.events`` for the catalogue and ``engine.modes.*`` for each mode's sequence),
+  and fills ``record`` as it goes. It never yields ``turn_completed`` or ``error``: the
+  layer above does, after its commit or when this generator raises.
+- LLM and tool failures never raise: they become ``agent_failed`` events or error tool
+  results. Anything that does raise is a bug or a ``BrokenPrecondition`` (an empty
+  room, a manual turn without a valid mention: ``NoValidMention``), raised before
+  ``turn_started`` where it can be.
+- Tools: each agent's ``tools`` entries are resolved through ``tools`` (a ``ToolRunner``);
+  the orchestrator's manager never gets tools.
+- Cancellation: cancelling the consuming task, or closing the generator (consume it with
+  ``contextlib.aclosing``), cancels running agents and tool calls and returns only after
+  the record holds their partial output (status ``cancelled``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+
+from pantheon.engine.context import TurnContext
+from pantheon.engine.errors import BrokenPrecondition
+from pantheon.engine.events import TurnEvent, TurnStartedEvent
+from pantheon.engine.modes.base import TurnMode
+from pantheon.engine.modes.manual import ManualMode
+from pantheon.engine.modes.orchestrator import OrchestratorMode
+from pantheon.engine.modes.roundtable import RoundtableMode
+from pantheon.engine.modes.standalone import StandaloneMode
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.tooling import ToolRunner
+from pantheon.engine.values import Mode
+from pantheon.llm.gateway import LLMGateway, closing_stream
+
+_MODES: dict[Mode, TurnMode] = {
+    "standalone": StandaloneMode(),
+    "manual": ManualMode(),
+    "roundtable": RoundtableMode(),
+    "orchestrator": OrchestratorMode(),
+}
+
+
+def select_mode(mode: Mode) -> TurnMode:
+    """The implementation of ``mode``; ``BrokenPrecondition`` for an unknown name."""
+    try:
+        return _MODES[mode]
+    except KeyError:
+        raise BrokenPrecondition(f"unknown turn mode {mode!r}") from None
+
+
+async def run_turn(
+    snapshot: TurnSnapshot, gateway: LLMGateway, tools: ToolRunner, record: TurnRecord
+) -> AsyncGenerator[TurnEvent, None]:
+    """The turn's events; ``record`` holds what was produced, even when cancelled."""
+    mode = select_mode(snapshot.mode)
+    participants = mode.participants(snapshot)
+    record.mode = snapshot.mode
+    ctx = TurnContext(snapshot, gateway, tools, record)
+    yield TurnStartedEvent(
+        turn_id=snapshot.turn_id,
+        session_id=snapshot.session_id,
+        mode=snapshot.mode,
+        agents=[agent.key for agent in participants],
+    )
+    async with closing_stream(mode.run(ctx)) as events:
+        async for event in events:
+            yield event

@@ -1,0 +1,117 @@
+"""Who speaks and what a call produced: the plain data the call runner fills.
+
+Promises: ``SpeakerRun.message`` is set exactly once, when the speaker stops for any
+reason; ``CallOutcome.status`` stays ``"cancelled"`` unless the call ended by itself;
+failure sentences are fixed per error code, so provider text never reaches users.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pantheon.engine.prompting import Contribution
+from pantheon.engine.record import ProducedMessage
+from pantheon.engine.values import CallStatus, MessageStatus, SpeakerRole
+from pantheon.llm.tokens import estimate_messages, estimate_tokens
+from pantheon.llm.types import LLMRequest, ToolCall, Usage
+
+MANAGER_KEY = "manager"
+MANAGER_NAME = "Manager"
+_SAFE_MESSAGES = {
+    "rate_limited": "The model provider is rate limiting requests; try again later.",
+    "unavailable": "The model provider is unavailable right now.",
+    "timeout": "The model did not answer in time.",
+    "deadline_exceeded": "The model call ran out of time for this turn.",
+    "bad_request": "The model provider rejected the request.",
+    "unknown_model": "This agent's model alias is not configured.",
+    "internal_error": "The agent failed unexpectedly.",
+}
+
+_MESSAGE_STATUS: dict[CallStatus, MessageStatus] = {
+    "ok": "ok",
+    "error": "failed",
+    "cancelled": "cancelled",
+}
+
+
+def user_safe_message(code: str) -> str:
+    """A fixed sentence for an error code: provider text never reaches users."""
+    return _SAFE_MESSAGES.get(code, "The model call failed.")
+
+
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    key: str
+    name: str
+    role: SpeakerRole
+    round: int | None
+    agent_id: str = ""
+    tools: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class CallOutcome:
+    """What one streamed call (or a speaker's whole loop of calls) produced; ``status``
+    stays "cancelled" unless it ended."""
+
+    parts: list[str] = field(default_factory=list)
+    usage: Usage | None = None
+    status: CallStatus = "cancelled"
+    error_code: str | None = None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+    def absorb(self, call: CallOutcome) -> None:
+        """Add one call of a speaker's loop: its text and usage count for the speaker."""
+        self.parts.extend(call.parts)
+        if call.usage is not None:
+            mine = self.usage or Usage()
+            self.usage = Usage(
+                mine.input_tokens + call.usage.input_tokens,
+                mine.output_tokens + call.usage.output_tokens,
+                mine.estimated or call.usage.estimated,
+            )
+
+
+@dataclass(eq=False, slots=True)
+class SpeakerRun:
+    """A speaker with its reserved message slot; ``message`` is set once it stopped."""
+
+    speaker: Speaker
+    request: LLMRequest
+    slot: int
+    synthesis: bool = False
+    message: ProducedMessage | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.message is not None and self.message.status == "ok"
+
+    def contribution(self) -> Contribution | None:
+        if self.message is None or self.message.status != "ok":
+            return None
+        s = self.speaker
+        return Contribution(s.key, s.name, self.message.content, s.round)
+
+
+def message_of(speaker: Speaker, outcome: CallOutcome) -> ProducedMessage:
+    return ProducedMessage(
+        role=speaker.role,
+        agent_key=speaker.key,
+        agent_name=speaker.name,
+        round=speaker.round,
+        content=outcome.text,
+        status=_MESSAGE_STATUS[outcome.status],
+        error_code=outcome.error_code,
+    )
+
+
+def estimate_usage(request: LLMRequest, outcome: CallOutcome) -> Usage:
+    """Usage of a call that ended without one: the prompt counts once it was processed."""
+    text = outcome.text
+    billed = outcome.status == "cancelled" or bool(text)
+    prompt = estimate_messages(request.messages) if billed else 0
+    return Usage(input_tokens=prompt, output_tokens=estimate_tokens(text), estimated=True)

@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import pytest
+
+from pantheon.engine.json_extract import (
+    Routing,
+    extract_json_object,
+    parse_continue,
+    parse_routing,
+)
+
+KEYS = ["alice", "bob", "carol", "dave"]
+
+
+def test_plain_json() -> None:
+    assert extract_json_object('{"a": 1}') == {"a": 1}
+
+
+def test_fenced_json_wins_over_prose_braces() -> None:
+    text = 'Use {braces} freely.\n```json\n{"Agents": ["bob"]}\n```\nDone {}'
+    assert extract_json_object(text) == {"agents": ["bob"]}
+
+
+def test_prose_around_the_first_balanced_object() -> None:
+    text = 'Sure! Here: {"x": "a } in a string", "y": {"z": 2}} and more {"w": 1}'
+    assert extract_json_object(text) == {"x": "a } in a string", "y": {"z": 2}}
+
+
+@pytest.mark.parametrize("text", ["", "no json", "[1, 2]", "{broken", '{"a": }'])
+def test_no_object(text: str) -> None:
+    assert extract_json_object(text) is None
+
+
+def test_routing_maps_keys_and_instructions() -> None:
+    text = '{"agents": ["@Bob", "zed", "ALICE", "bob"], "instructions": {"BOB": " b ", "x": "y"}}'
+    assert parse_routing(text, KEYS, 3) == Routing(["bob", "alice"], {"bob": "b"})
+
+
+def test_routing_keeps_at_most_max_agents() -> None:
+    text = '{"agents": ["alice", "bob", "carol", "dave"]}'
+    assert parse_routing(text, KEYS, 2) == Routing(["alice", "bob"])
+
+
+def test_routing_from_instruction_keys_when_agents_missing() -> None:
+    text = 'ok: {"instructions": {"carol": "do it"}}'
+    assert parse_routing(text, KEYS, 3) == Routing(["carol"], {"carol": "do it"})
+
+
+def test_routing_accepts_a_single_string() -> None:
+    assert parse_routing('{"agents": "dave"}', KEYS, 3) == Routing(["dave"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["alice and bob", '{"agents": []}', '{"agents": ["zed"]}', '{"agents": 3}', '["alice"]'],
+)
+def test_unusable_routing(text: str) -> None:
+    assert parse_routing(text, KEYS, 3) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"continue": true}', True),
+        ('```json\n{"Continue": false}\n```', False),
+        ('I think {"continue": "yes"}', True),
+        ('{"continue": "no"}', False),
+        ('{"continue": "maybe"}', None),
+        ('{"stop": true}', None),
+        ("true", None),
+        ("", None),
+    ],
+)
+def test_parse_continue(text: str, expected: bool | None) -> None:
+    assert parse_continue(text) is expected

@@ -1,0 +1,69 @@
+"""A small real ``ToolRunner`` for tests: a calculator plus tools that misbehave on purpose.
+
+Tools are async functions of the arguments; ``ToolError`` and other exceptions propagate
+to the engine (it must turn them into error results). ``calls`` logs what ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from pantheon.engine.tooling import ToolError, ToolResult, ToolScope
+from pantheon.llm.providers.scripted import ScriptedReply, tool_call
+from pantheon.llm.types import LLMRequest, ToolDefinition
+
+Tool = Callable[[Mapping[str, Any]], Awaitable[str]]
+_PRODUCT = re.compile(r"^\s*(-?\d+)\s*([*+-])\s*(-?\d+)\s*$")
+
+
+async def calculator(args: Mapping[str, Any]) -> str:
+    match = _PRODUCT.match(str(args.get("expression", "")))
+    if match is None:
+        raise ToolError("expected 'a * b', 'a + b' or 'a - b'")
+    a, op, b = int(match[1]), match[2], int(match[3])
+    return str(a * b if op == "*" else a + b if op == "+" else a - b)
+
+
+async def hang(args: Mapping[str, Any]) -> str:
+    await asyncio.Event().wait()
+    return "never"
+
+
+async def boom(args: Mapping[str, Any]) -> str:
+    raise RuntimeError("secret internals")
+
+
+class TestTools:
+    """Offers the tools it was built with, by name; ``scopes`` records who called."""
+
+    __test__ = False
+
+    def __init__(self, tools: Mapping[str, Tool] | None = None) -> None:
+        self.tools: dict[str, Tool] = dict(tools or {"calculator": calculator})
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.scopes: list[ToolScope] = []
+
+    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+        schema = {"type": "object", "properties": {"expression": {"type": "string"}}}
+        return [ToolDefinition(n, f"the {n} tool", schema) for n in allowed if n in self.tools]
+
+    async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
+        self.calls.append((name, dict(arguments)))
+        self.scopes.append(scope)
+        if name not in self.tools:
+            return ToolResult(False, f"no such tool: {name}")
+        return ToolResult(True, await self.tools[name](arguments))
+
+
+def calculating_agent(request: LLMRequest) -> ScriptedReply:
+    """A function model: with a calculator offered it asks for 17*23 once, then answers
+    with what the tool returned."""
+    last = request.messages[-1]
+    if last.role == "tool":
+        return ScriptedReply(f"17*23 is {last.content}.")
+    if any(t.name == "calculator" for t in request.tools):
+        return ScriptedReply("Computing.", (tool_call("calculator", {"expression": "17*23"}),))
+    return ScriptedReply("No calculator.")
