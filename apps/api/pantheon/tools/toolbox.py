@@ -93,8 +93,8 @@ class ToolBox:
                 return await self.registry.call(name, arguments, scope)
             return failure(f"{name}: no answer within {self._settings.timeout_s:g}s", limit)
         route = await self._route(name)
-        if route is None:
-            return failure(f"unknown tool {name!r}", limit)
+        if isinstance(route, str):
+            return failure(route, limit)
         connection, tool = route
         return await connection.call(tool.name, arguments)
 
@@ -160,7 +160,8 @@ class ToolBox:
                     tg.start_soon(list_one, self._connections[server])
         return listings
 
-    async def _route(self, name: str) -> tuple[McpConnection, McpTool] | None:
+    async def _route(self, name: str) -> tuple[McpConnection, McpTool] | str:
+        """The server and tool behind a model-visible name, or why there is none."""
         candidates = [
             c for c in self._connections.values() if name.startswith(mcp_model_name(c.name, ""))
         ]
@@ -174,7 +175,11 @@ class ToolBox:
             for tool in listings.get(connection.name, []):
                 if tool.model_name == name:
                     return connection, tool
-        return None
+        down = [c for c in candidates if c.name not in listings]
+        if down:
+            reason = down[0].last_error or "not connected"
+            return f"MCP server {down[0].name} is unavailable: {reason}"
+        return f"unknown tool {name!r}"
 
 
 def _info(server: str, tool: McpTool, available: bool) -> ToolInfo:

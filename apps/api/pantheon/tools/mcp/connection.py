@@ -143,8 +143,11 @@ class McpConnection:
                 # Not an answer from the server: the transport is broken. Reconnect later.
                 outcome.fail(f"connection lost ({describe_error(exc)})")
                 self._break(describe_error(exc))
-            finally:
+            except anyio.get_cancelled_exc_class():
+                # Only the connection's own scope cancels requests: it is going down.
                 outcome.fail("connection lost")
+                self._break("connection lost")
+                raise
 
         try:
             requests.start_soon(run)
