@@ -74,6 +74,17 @@ async def dotted() -> str:
     return "dotted"
 
 
+@server.tool()
+async def grow(name: str) -> str:
+    """Adds a tool called name to this server (tests a changed tool list)."""
+
+    async def added() -> str:
+        return f"{name} was added"
+
+    server.add_tool(added, name=name, description=f"Added at runtime: {name}")
+    return "ok"
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "stdio":
         server.run()

@@ -8,6 +8,7 @@ import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import anyio
 import pytest
 
 from pantheon.engine.tooling import ToolScope
@@ -118,6 +119,24 @@ async def test_a_child_that_dies_is_restarted(toolbox: ToolBox) -> None:
     assert not _alive(first)
 
 
+async def test_the_tool_list_is_refreshed_after_its_ttl(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PANTHEON_TEST_GREETING", "x")
+    async with toolbox_for(
+        tmp_path, CONFIG, FAST.model_copy(update={"mcp_tools_ttl_s": 0.2})
+    ) as toolbox:
+        assert "local__late" not in [d.name for d in await toolbox.definitions(["local.*"])]
+        assert (await toolbox.call("local__grow", {"name": "late"}, SCOPE)).ok
+        await anyio.sleep(0.3)
+        definitions = await toolbox.definitions(["local.late"])
+        assert [(d.name, d.description) for d in definitions] == [
+            ("local__late", "Added at runtime: late")
+        ]
+        result = await toolbox.call("local__late", {}, SCOPE)
+        assert (result.ok, result.content) == (True, "late was added")
+
+
 async def test_shutdown_terminates_the_child(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -125,6 +144,25 @@ async def test_shutdown_terminates_the_child(
     async with toolbox_for(tmp_path, CONFIG) as toolbox:
         pid = await _server_pid(toolbox)
         assert _alive(pid)
+    assert not _alive(pid)
+
+
+async def test_shutdown_does_not_wait_for_calls_in_flight(tmp_path: Path) -> None:
+    config = f"[mcp_servers.local]\ncommand = {STDIO_COMMAND}\ntimeout_s = 600\n"
+    results = []
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg, toolbox_for(tmp_path, config) as toolbox:
+            pid = await _server_pid(toolbox)
+
+            async def hang() -> None:
+                results.append(await toolbox.call("local__hang", {}, SCOPE))
+
+            tg.start_soon(hang)
+            await anyio.sleep(0.5)
+            # Leaving the toolbox while the call hangs: the call ends, the child is stopped.
+        assert [(r.ok, r.content) for r in results] == [
+            (False, "MCP server local: hang: connection lost")
+        ]
     assert not _alive(pid)
 
 

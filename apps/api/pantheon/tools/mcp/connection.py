@@ -244,8 +244,11 @@ class McpConnection:
             self._connection_scope.cancel()
 
     def close(self) -> None:
-        """Stop for good; the toolbox cancels the supervisor, which closes the client."""
+        """Stop for good. Serving ends by cancelling only the request task group, so the
+        client itself closes normally (HTTP session ended, stdio child shut down)."""
         self._state = "closed"
         self._wake.set()
-        if self._connection_scope is not None:
+        if self._requests is not None:
+            self._requests.cancel_scope.cancel()
+        elif self._connection_scope is not None:
             self._connection_scope.cancel()
