@@ -188,12 +188,13 @@ class McpConnection:
                 error = describe_error(exc)
             if self._closed():
                 return
+            delay = self._backoff
             self._state = "down"
             self.last_error = error
-            self._retry_at = anyio.current_time() + self._backoff
-            self._backoff = min(self._backoff * 2, self._settings.mcp_backoff_max_s)
+            self._retry_at = anyio.current_time() + delay
+            self._backoff = min(delay * 2, self._settings.mcp_backoff_max_s)
             self._attempt_done.set()
-            log.warning("mcp %s: down (%s); retry in %.1fs", self.name, error, self._backoff)
+            log.warning("mcp %s: down (%s); next try after %.1fs", self.name, error, delay)
 
     async def _connect_and_serve(self) -> str:
         """Returns why the connection ended."""
