@@ -56,7 +56,7 @@ connect_timeout_s = 3
     ("table", "message"),
     [
         ('url = "http://x/mcp"\ncommand = ["a"]', "exactly one of url"),
-        ("timeout_s = 3", "exactly one of url"),
+        ("timeout_s = 3", "mcp_servers.svc: set exactly one of url"),
         ('url = "ftp://x"', "url: String should match pattern"),
         ("command = []", "command: List should have at least 1 item"),
         ('command = ["", "x"]', "must not contain empty strings"),
@@ -77,6 +77,7 @@ def test_errors_name_the_file_and_the_server(tmp_path: Path, table: str, message
     with pytest.raises(ValueError, match=r"pantheon\.toml: mcp_servers\.svc: ") as caught:
         _load(tmp_path, f"[mcp_servers.svc]\n{table}\n")
     assert message in str(caught.value)
+    assert "Value error" not in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -112,3 +112,19 @@ async def test_agents_may_use_configured_servers(mcp_client: httpx.AsyncClient) 
     )
     assert response.status_code == 422
     assert "servers: ghost, local" in response.json()["detail"]
+
+
+async def test_a_bad_server_table_stops_startup(
+    settings: Settings, scripted: ScriptedProvider, tmp_path: Path
+) -> None:
+    config = write_config(
+        tmp_path,
+        '[mcp_servers.orders]\nurl = "http://x/mcp"\n'
+        'headers = { Authorization = "Bearer ${PANTHEON_TEST_UNSET_TOKEN}" }\n',
+    )
+    app = create_app(settings.model_copy(update={"config_file": config}), scripted=scripted)
+    with pytest.raises(ValueError, match=r"mcp_servers\.orders: headers\.Authorization") as caught:
+        async with LifespanManager(app):
+            pass
+    assert str(config) in str(caught.value)
+    assert "PANTHEON_TEST_UNSET_TOKEN is not set" in str(caught.value)

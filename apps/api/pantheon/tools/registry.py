@@ -154,6 +154,7 @@ def describe_errors(exc: ValidationError) -> str:
     """Pydantic's errors as one line: ``field: message; other: message``."""
     parts = []
     for error in exc.errors(include_url=False):
-        where = ".".join(str(p) for p in error["loc"]) or "arguments"
-        parts.append(f"{where}: {error['msg']}")
+        where = ".".join(str(p) for p in error["loc"])
+        message = error["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
