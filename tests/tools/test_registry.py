@@ -151,14 +151,18 @@ def test_registrations_after_construction() -> None:
 
 async def test_factory_tools_see_their_closure_and_scope() -> None:
     registry = ToolRegistry()
+    prefix = "found"
 
+    # The knowledge package's shape: defaults first, the scope keyword-only.
     @registry.register
-    async def lookup(query: str, scope: ToolScope) -> str:
+    async def lookup(query: str, limit: int = 5, *, scope: ToolScope) -> str:
         """Look something up."""
-        return f"{query} for {scope.owner_id}"
+        return f"{prefix} {limit} {query} for {scope.owner_id}"
 
+    assert registry.get("lookup") is not None
+    assert lookup.parameters["required"] == ["query"]
     result = await registry.call("lookup", {"query": "q"}, SCOPE)
-    assert result.content == "q for u1"
+    assert result.content == "found 5 q for u1"
 
 
 def test_definition_mistakes_fail_at_registration() -> None:
