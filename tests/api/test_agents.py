@@ -10,9 +10,9 @@ from tests.factories import create_agent, create_room
 
 
 async def test_create_and_read_agent_uses_default_model(client: httpx.AsyncClient) -> None:
-    agent = await create_agent(client, "planner", tools=["search"])
+    agent = await create_agent(client, "planner", tools=["calculator"])
     assert agent["model"] == "scripted"
-    assert agent["tools"] == ["search"]
+    assert agent["tools"] == ["calculator"]
     fetched = (await client.get(f"/v1/agents/{agent['id']}")).json()
     assert fetched == agent
     assert set(agent) >= {"id", "key", "name", "role_prompt", "model", "tools", "created_at"}

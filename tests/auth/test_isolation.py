@@ -28,6 +28,7 @@ COLLECTIONS = {
     ("GET", "/v1/agents"),
     ("POST", "/v1/agents"),
     ("GET", "/v1/models"),
+    ("GET", "/v1/tools"),  # the deployment's catalog: no user's data in it
 }
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/rooms"): {"name": "Bob's room"},

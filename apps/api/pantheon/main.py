@@ -18,6 +18,7 @@ from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
+from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.live import LiveTurnRegistry
 from pantheon.web import mount_web
 
@@ -47,8 +48,11 @@ def create_app(
                 from pantheon.seed import seed_demo_room
 
                 await seed_demo_room(db, app.state.local_user_id, settings)
-            yield
-            await live_turns.shutdown(settings.turns.shutdown_grace_s)
+            # MCP connections outlive every turn: they close after running turns finish.
+            async with open_toolbox(settings) as toolbox:
+                app.state.tools = toolbox
+                yield
+                await live_turns.shutdown(settings.turns.shutdown_grace_s)
         finally:
             await http.aclose()
             await db.dispose()

@@ -62,6 +62,12 @@ class ToolSettings(BaseModel):
     max_parallel: int = Field(default=4, ge=1, le=32, description="Concurrent calls of one round")
     timeout_s: float = Field(default=30.0, gt=0, description="One tool call")
     max_result_chars: int = Field(default=4000, ge=100, description="Result text a model reads")
+    # MCP servers (docs/tools.md); a server's own connect_timeout_s overrides the default.
+    mcp_connect_timeout_s: float = Field(default=10.0, gt=0, description="Start + handshake")
+    mcp_list_timeout_s: float = Field(default=10.0, gt=0, description="One tools/list")
+    mcp_tools_ttl_s: float = Field(default=300.0, gt=0, description="Tool list cache lifetime")
+    mcp_backoff_base_s: float = Field(default=1.0, gt=0, description="First reconnect delay")
+    mcp_backoff_max_s: float = Field(default=60.0, gt=0, description="Longest reconnect delay")
 
 
 class LimitSettings(BaseModel):

@@ -11,12 +11,15 @@ from pantheon.agents.schemas import AgentCreate, AgentRead, AgentUpdate
 from pantheon.agents.service import AgentService
 from pantheon.deps import RegistryDep, SettingsDep, UoWDep, UserIdDep
 from pantheon.schemas import Page, PageDep, page_of
+from pantheon.tools.deps import ToolBoxDep
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 
 
-def _service(uow: UoWDep, registry: RegistryDep, settings: SettingsDep) -> AgentService:
-    return AgentService(AgentRepository(uow), registry, settings.default_model)
+def _service(
+    uow: UoWDep, registry: RegistryDep, settings: SettingsDep, tools: ToolBoxDep
+) -> AgentService:
+    return AgentService(AgentRepository(uow), registry, settings.default_model, tools)
 
 
 ServiceDep = Annotated[AgentService, Depends(_service)]

@@ -1,0 +1,1 @@
+"""MCP client side: operator-configured servers over Streamable HTTP or stdio."""

@@ -1,0 +1,28 @@
+"""Tool routes: what agents may list in their ``tools``."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from pantheon.schemas import Page, PageDep
+from pantheon.tools.deps import ToolBoxDep
+from pantheon.tools.schemas import ToolRead
+
+router = APIRouter(prefix="/v1/tools", tags=["tools"])
+
+
+@router.get("", response_model=Page[ToolRead])
+async def list_tools(toolbox: ToolBoxDep, page: PageDep) -> object:
+    """List built-in and MCP tools, with whether each can be called right now."""
+    items = [
+        ToolRead(
+            name=info.name,
+            description=info.description,
+            parameters=dict(info.parameters),
+            source=info.source,
+            available=info.available,
+        )
+        for info in await toolbox.catalog()
+    ]
+    window = items[page.offset : page.offset + page.limit]
+    return Page[ToolRead](items=window, total=len(items), limit=page.limit, offset=page.offset)

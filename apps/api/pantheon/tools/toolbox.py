@@ -1,0 +1,224 @@
+"""``ToolBox``: the engine's ``ToolRunner`` over the in-process registry and MCP servers.
+
+An agent's entries (``calculator``, ``server.tool``, ``server.*``) become model-visible
+definitions; a call is dispatched by model-visible name. ``open_toolbox`` owns the MCP
+connections for the life of the app (``app.state.tools``): servers connect lazily on first
+use and are shut down, stdio children included, when it exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Collection, Coroutine, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+
+from pantheon.engine.tooling import ToolResult, ToolScope
+from pantheon.llm.types import ToolDefinition
+from pantheon.settings import Settings, ToolSettings
+from pantheon.tools.entries import ToolEntry, parse_entry, validate_entries
+from pantheon.tools.mcp.config import load_mcp_servers
+from pantheon.tools.mcp.connection import McpConnection, ServerDown
+from pantheon.tools.mcp.convert import McpTool
+from pantheon.tools.names import mcp_model_name
+from pantheon.tools.registry import ToolRegistry
+from pantheon.tools.results import failure
+
+log = logging.getLogger(__name__)
+
+# How long shutdown waits for MCP connections to close (stdio: the SDK's bounded
+# close-stdin, SIGTERM, SIGKILL sequence) before cancelling them outright.
+SHUTDOWN_GRACE_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """One row of ``GET /v1/tools``: ``name`` as agents reference it."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+    source: str
+    available: bool
+
+
+class ToolBox:
+    """Built-in tools plus MCP servers, behind the engine's ``ToolRunner`` protocol."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        connections: Mapping[str, McpConnection],
+        settings: ToolSettings,
+    ) -> None:
+        self.registry = registry
+        self._connections = dict(connections)
+        self._settings = settings
+
+    def builtin_names(self) -> list[str]:
+        return self.registry.names()
+
+    def server_names(self) -> list[str]:
+        return sorted(self._connections)
+
+    def validate(self, entries: Collection[str]) -> list[ToolEntry]:
+        """An agent's entries; ``ValueError`` naming the bad one and what is available."""
+        return validate_entries(entries, self.builtin_names(), self.server_names())
+
+    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+        """Definitions for an agent's entries; unknown or unreachable ones are left out."""
+        entries = self._known_entries(allowed)
+        listings = await self._listings({e.server for e in entries if e.server is not None})
+        found: dict[str, ToolDefinition] = {}
+        for entry in entries:
+            if entry.server is None:
+                spec = self.registry.get(entry.tool)
+                if spec is not None:
+                    found.setdefault(spec.name, spec.definition)
+                continue
+            for tool in listings.get(entry.server, []):
+                if entry.everything or tool.name == entry.tool:
+                    found.setdefault(tool.model_name, tool.definition)
+        return list(found.values())
+
+    async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
+        """Run one call by model-visible name; never raises."""
+        limit = self._settings.max_result_chars
+        if self.registry.get(name) is not None:
+            with anyio.move_on_after(self._settings.timeout_s):
+                return await self.registry.call(name, arguments, scope)
+            return failure(f"{name}: no answer within {self._settings.timeout_s:g}s", limit)
+        route = await self._route(name)
+        if isinstance(route, str):
+            return failure(route, limit)
+        connection, tool = route
+        return await connection.call(tool.name, arguments)
+
+    def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
+        """Whether the entry that grants model-visible ``name`` ends in ``!``."""
+        for entry in self._known_entries(allowed):
+            if not entry.needs_approval:
+                continue
+            if entry.server is None and entry.tool == name:
+                return True
+            if entry.server is not None and self._grants(entry, name):
+                return True
+        return False
+
+    async def catalog(self) -> list[ToolInfo]:
+        """Everything that exists: built-ins, then each server's tools (connecting lazily);
+        a server that is down shows its last known tools, or one ``server.*`` row."""
+        items = [
+            ToolInfo(spec.name, spec.description, spec.parameters, "builtin", True)
+            for spec in self.registry.specs()
+        ]
+        listings = await self._listings(set(self._connections))
+        for server in self.server_names():
+            connection = self._connections[server]
+            tools = listings.get(server) or connection.known_tools
+            available = server in listings
+            items.extend(_info(server, tool, available) for tool in tools)
+            if not tools:
+                reason = connection.last_error or "no tools listed"
+                description = f"MCP server {server}: {reason}"
+                items.append(ToolInfo(f"{server}.*", description, {}, f"mcp:{server}", available))
+        return items
+
+    def _known_entries(self, allowed: Sequence[str]) -> list[ToolEntry]:
+        entries = []
+        for raw in allowed:
+            try:
+                entries.append(parse_entry(raw))
+            except ValueError as exc:
+                log.warning("ignoring tool entry: %s", exc)
+        return entries
+
+    def _grants(self, entry: ToolEntry, name: str) -> bool:
+        assert entry.server is not None
+        connection = self._connections.get(entry.server)
+        if connection is None:
+            return False
+        if entry.everything:
+            return any(t.model_name == name for t in connection.known_tools)
+        return mcp_model_name(entry.server, entry.tool) == name
+
+    async def _listings(self, servers: Collection[str]) -> dict[str, list[McpTool]]:
+        """Each reachable server's tools, listed concurrently; down servers are absent."""
+        listings: dict[str, list[McpTool]] = {}
+
+        async def list_one(connection: McpConnection) -> None:
+            with contextlib.suppress(ServerDown):
+                listings[connection.name] = await connection.tools()
+
+        async with anyio.create_task_group() as tg:
+            for server in servers:
+                if server in self._connections:
+                    tg.start_soon(list_one, self._connections[server])
+        return listings
+
+    async def _route(self, name: str) -> tuple[McpConnection, McpTool] | str:
+        """The server and tool behind a model-visible name, or why there is none."""
+        candidates = [
+            c for c in self._connections.values() if name.startswith(mcp_model_name(c.name, ""))
+        ]
+        for connection in candidates:
+            for tool in connection.known_tools:
+                if tool.model_name == name:
+                    return connection, tool
+        # Not listed yet in this process (e.g. called before any definitions): list now.
+        listings = await self._listings([c.name for c in candidates])
+        for connection in candidates:
+            for tool in listings.get(connection.name, []):
+                if tool.model_name == name:
+                    return connection, tool
+        down = [c for c in candidates if c.name not in listings]
+        if down:
+            reason = down[0].last_error or "not connected"
+            return f"MCP server {down[0].name} is unavailable: {reason}"
+        return f"unknown tool {name!r}"
+
+
+def _info(server: str, tool: McpTool, available: bool) -> ToolInfo:
+    return ToolInfo(
+        f"{server}.{tool.name}", tool.description, tool.parameters, f"mcp:{server}", available
+    )
+
+
+@contextlib.asynccontextmanager
+async def open_toolbox(
+    settings: Settings, registry: ToolRegistry | None = None
+) -> AsyncIterator[ToolBox]:
+    """A ``ToolBox`` for the app's lifetime: built-ins (unless ``registry`` is given) and
+    the config file's MCP servers (``ValueError`` naming file and server when invalid).
+
+    Supervisors are plain tasks rather than children of a task group here, so entering and
+    leaving this context may happen in different tasks (pytest fixtures, some lifespans);
+    each supervisor still opens and closes its own connection itself."""
+    configs = load_mcp_servers(settings.resolved_config_file, settings.tools)
+    limit = settings.tools.max_result_chars
+    registry = registry or ToolRegistry.with_builtins(max_result_chars=limit)
+    supervisors: set[asyncio.Task[None]] = set()
+
+    def spawn(supervisor: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        supervisors.add(asyncio.get_running_loop().create_task(supervisor()))
+
+    connections = {c.name: McpConnection(c, settings.tools, spawn) for c in configs}
+    try:
+        yield ToolBox(registry, connections, settings.tools)
+    finally:
+        for connection in connections.values():
+            connection.close()
+        await _stop(supervisors)
+
+
+async def _stop(supervisors: set[asyncio.Task[None]]) -> None:
+    if not supervisors:
+        return
+    _done, pending = await asyncio.wait(supervisors, timeout=SHUTDOWN_GRACE_S)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*supervisors, return_exceptions=True)
