@@ -46,6 +46,12 @@ class TestTools:
         self.calls: list[tuple[str, dict[str, Any]]] = []
         self.scopes: list[ToolScope] = []
 
+    def validate(self, entries: Sequence[str]) -> None:
+        """What agent create/patch asks of the app's runner: unknown names are refused."""
+        unknown = [e for e in entries if e not in self.tools]
+        if unknown:
+            raise ValueError(f"unknown tool(s) {unknown}; available: {sorted(self.tools)}")
+
     async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
         schema = {"type": "object", "properties": {"expression": {"type": "string"}}}
         return [ToolDefinition(n, f"the {n} tool", schema) for n in allowed if n in self.tools]

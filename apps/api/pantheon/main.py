@@ -11,7 +11,6 @@ from fastapi import FastAPI
 from pantheon.api import mount_routers
 from pantheon.auth import Principal, ensure_local_user
 from pantheon.db.engine import Database
-from pantheon.engine.no_tools import NoTools
 from pantheon.errors import install_error_handlers
 from pantheon.limits import BodySizeLimit, RateLimiter
 from pantheon.llm.factory import build_gateway
@@ -38,7 +37,6 @@ def create_app(
         app.state.settings = settings
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
-        app.state.tools = NoTools()  # the tools branch puts its toolbox here
         app.state.live_turns = live_turns = LiveTurnRegistry()
         app.state.rate_limiter = RateLimiter()
         try:

@@ -27,6 +27,7 @@ from pantheon.engine.record import ToolCallRecord, TurnRecord
 from pantheon.engine.tooling import ToolError, ToolResult, ToolRunner, ToolScope
 from pantheon.llm.types import ChatMessage, ToolCall
 from pantheon.settings import ToolSettings
+from pantheon.text import clean_text
 
 logger = logging.getLogger(__name__)
 CANCELLED = "cancelled"
@@ -94,7 +95,9 @@ async def _invoke(
 ) -> ToolResult:
     try:
         async with asyncio.timeout(timeout_s):
-            return await runner.call(call.name, args, scope)
+            result = await runner.call(call.name, args, scope)
+        # A tool's text is outside text (an MCP server, a document): make it storable.
+        return ToolResult(result.ok, clean_text(result.content))
     except TimeoutError:
         return ToolResult(False, f"timed out after {timeout_s:g}s")
     except ToolError as exc:
