@@ -16,7 +16,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pantheon.llm.registry import load_models_file
 from pantheon.localmodel import (
+    CHAT_FORMAT,
     MODEL_ID,
     LocalModelServer,
     LocalModelUnavailable,
@@ -42,9 +44,19 @@ def test_local_models_toml_parses_back() -> None:
                 "input_price_per_mtok": 0.0,
                 "output_price_per_mtok": 0.0,
                 "context_window": 4096,
+                "structured_output": "json_object",
+                "stream_tools": False,
             }
         }
     }
+
+
+def test_local_models_toml_is_a_valid_alias(tmp_path: Path) -> None:
+    path = tmp_path / "models.toml"
+    path.write_text(local_models_toml("http://127.0.0.1:8081/v1"), encoding="utf-8")
+    (alias,) = load_models_file(path)
+    assert (alias.name, alias.model, alias.context_window) == ("local", MODEL_ID, 8192)
+    assert (alias.structured_output, alias.stream_tools) == ("json_object", False)
 
 
 def test_local_models_toml_escapes_quotes() -> None:
@@ -66,6 +78,7 @@ def test_server_command_queues_instead_of_interrupting() -> None:
     assert cmd[cmd.index("--interrupt_requests") + 1] == "false"
     assert cmd[cmd.index("--model_alias") + 1] == MODEL_ID
     assert cmd[cmd.index("--n_ctx") + 1] == "2048"
+    assert cmd[cmd.index("--chat_format") + 1] == CHAT_FORMAT == "chatml-function-calling"
 
 
 async def _stream(base_url: str, content: str) -> tuple[list[str], dict[str, int] | None, float]:
