@@ -166,9 +166,16 @@ ROUTE_SCHEMA = {
             "minItems": 1,
             "maxItems": 2,
         },
-        "instructions": {"type": "object", "additionalProperties": {"type": "string"}},
+        # Roster keys as properties: with an open object the grammar lets SmolLM2 invent
+        # keys that never end, and the JSON is cut at max_tokens.
+        "instructions": {
+            "type": "object",
+            "properties": {"planner": {"type": "string"}, "critic": {"type": "string"}},
+            "additionalProperties": False,
+        },
     },
     "required": ["agents", "instructions"],
+    "additionalProperties": False,
 }
 
 
