@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import httpx
 import pytest
 
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
+from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.types import (
     ChatMessage,
     StreamItem,
@@ -19,6 +21,7 @@ from pantheon.llm.types import (
     ToolDefinition,
     Usage,
 )
+from pantheon.settings import LLMSettings
 from tests.llm.mock_openai import REQUEST, MockOpenAI, Reply, completion, fragment, tool_chunk
 from tests.llm.streams import RecordingSleep, collect, drain
 
@@ -230,3 +233,17 @@ async def test_no_retry_after_a_call_was_yielded(
     assert seen == [CALL]
     assert len(mock_openai.received) == 1
     assert sleep.delays == []
+
+
+async def test_a_stall_inside_a_call_times_out_and_is_retried(
+    http_client: httpx.AsyncClient, mock_openai: MockOpenAI, sleep: RecordingSleep
+) -> None:
+    settings = LLMSettings(read_timeout_s=0.05, max_attempts=2)
+    provider = OpenAICompatProvider(http_client, settings)
+    registry = ModelRegistry([mock_openai.alias()])
+    gateway = LLMGateway(registry, {"openai": provider}, settings, sleep=sleep)
+    mock_openai.queue(Reply(raw=split_call()[:2], chunks=("x",), stall_after=0))
+    mock_openai.queue(Reply(raw=split_call(), chunks=()))
+    result = await gateway.complete(TOOL_REQUEST)
+    assert result.tool_calls == (CALL,)
+    assert len(sleep.delays) == 1
