@@ -188,3 +188,12 @@ def test_non_streamed_calls_without_index_or_id_stay_apart() -> None:
         ToolCall("g2", "calculator", '{"x": 2}'),
     ]
     assert calls_of("not a list") == []
+
+
+def test_an_id_that_needed_cleaning_still_matches_its_continuation() -> None:
+    calls = assemble(
+        fragment(None, "c\ud800", "f", "{"),
+        fragment(None, "other", "g", "{}"),
+        fragment(None, "c\ud800", None, "}"),
+    )
+    assert calls == [ToolCall("c\ufffd", "f", "{}"), ToolCall("other", "g", "{}")]

@@ -74,15 +74,15 @@ class ToolCallAssembler:
         function = fragment.get("function")
         function = function if isinstance(function, Mapping) else {}
         index = _int_or_none(fragment.get("index"))
-        call_id = _text_or_none(fragment.get("id"))
-        name = _text_or_none(function.get("name"))
+        call_id = _text_or_none(fragment.get("id"), MAX_ID_CHARS)
+        name = _text_or_none(function.get("name"), MAX_NAME_CHARS)
         call = self._target(default_index if index is None else index, call_id, name)
         if call is None:
             return
         if call_id and call.id is None:
-            call.id = clean_text(call_id[:MAX_ID_CHARS])
+            call.id = call_id
         if name and not call.name:
-            call.name = clean_text(name[:MAX_NAME_CHARS])
+            call.name = name
         call.append(_arguments_text(function.get("arguments")))
 
     def finish(self) -> list[ToolCall]:
@@ -139,8 +139,9 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _text_or_none(value: object) -> str | None:
-    return value if isinstance(value, str) and value else None
+def _text_or_none(value: object, limit: int) -> str | None:
+    """A non-empty string, cut to ``limit`` and cleaned; anything else is None."""
+    return clean_text(value[:limit]) if isinstance(value, str) and value else None
 
 
 def _arguments_text(value: object) -> str:
