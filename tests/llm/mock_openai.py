@@ -5,7 +5,9 @@ success when the queue is empty) and is recorded in ``received``. A reply can fa
 a status, send raw SSE frames first, stream chunks with or without usage / ``[DONE]``,
 cut the connection after n chunks, stall silently after n chunks, drip chunks with a
 pause between them, or keep the stream open after n chunks until the client goes away
-(then ``client_gone`` is set).
+(then ``client_gone`` is set). A request with ``"stream": false`` gets one
+``chat.completion`` JSON instead: the chunks joined as the message's content,
+``tool_calls`` as its calls, the usage.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Reply:
     content_type: str = "text/event-stream"
     delay_s: float = 0.0
     chunk_delay_s: float = 0.0
+    tool_calls: Sequence[dict[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,42 @@ def delta_chunk(text: str, finish: str | None = None) -> dict[str, Any]:
     return {"object": "chat.completion.chunk", "choices": [choice]}
 
 
+def tool_chunk(*fragments: dict[str, Any], finish: str | None = None) -> bytes:
+    """An SSE frame whose delta carries these ``tool_calls`` fragments."""
+    choice = {"index": 0, "delta": {"tool_calls": list(fragments)}, "finish_reason": finish}
+    return sse({"object": "chat.completion.chunk", "choices": [choice]})
+
+
+def fragment(
+    index: int | None = None,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+) -> dict[str, Any]:
+    """One ``tool_calls`` entry with only the given keys, as servers send them."""
+    out: dict[str, Any] = {} if index is None else {"index": index}
+    if call_id is not None:
+        out |= {"id": call_id, "type": "function"}
+    function = {"name": name, "arguments": arguments}
+    out["function"] = {k: v for k, v in function.items() if v is not None}
+    return out
+
+
+def completion(reply: Reply) -> dict[str, Any]:
+    """The non-streamed ``chat.completion`` for ``reply``."""
+    message: dict[str, Any] = {"role": "assistant", "content": "".join(reply.chunks) or None}
+    if reply.tool_calls:
+        message["tool_calls"] = list(reply.tool_calls)
+    finish = "tool_calls" if reply.tool_calls else "stop"
+    body: dict[str, Any] = {
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+    }
+    if reply.usage is not None:
+        body["usage"] = {"prompt_tokens": reply.usage[0], "completion_tokens": reply.usage[1]}
+    return body
+
+
 class MockOpenAI:
     def __init__(self) -> None:
         self.replies: list[Reply] = []
@@ -74,10 +113,14 @@ class MockOpenAI:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def alias(self, *, api_key_env: str | None = None) -> ModelAlias:
+    def alias(self, *, api_key_env: str | None = None, **options: Any) -> ModelAlias:
         """The alias ``mock`` (upstream model ``smollm2``) pointing at this server."""
         return ModelAlias(
-            name="mock", base_url=self.base_url, model="smollm2", api_key_env=api_key_env
+            name="mock",
+            base_url=self.base_url,
+            model="smollm2",
+            api_key_env=api_key_env,
+            **options,
         )
 
     def queue(self, *replies: Reply) -> None:
@@ -97,10 +140,13 @@ class MockOpenAI:
             await self._runner.cleanup()
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        self.received.append(Received(dict(request.headers), await request.json()))
+        body = await request.json()
+        self.received.append(Received(dict(request.headers), body))
         reply = self.replies.pop(0) if self.replies else Reply()
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
+        if body.get("stream") is False and reply.status == 200:
+            return web.json_response(completion(reply))
         if reply.status != 200 or reply.content_type != "text/event-stream":
             return web.Response(
                 status=reply.status,

@@ -55,6 +55,15 @@ def test_loads_every_models_table(tmp_path: Path) -> None:
     assert [a.name for a in registry.all()] == registry.names()
 
 
+def test_structured_output_and_stream_tools_default_and_parse(tmp_path: Path) -> None:
+    text = GOOD + '\nstructured_output = "json_object"\nstream_tools = false\n'
+    registry = registry_from(tmp_path, text)
+    cloud = registry.get("cloud")
+    assert (cloud.structured_output, cloud.stream_tools) == ("json_object", False)
+    local = registry.get("local")
+    assert (local.structured_output, local.stream_tools) == ("none", True)
+
+
 def test_a_file_entry_may_replace_the_builtin_scripted(tmp_path: Path) -> None:
     registry = registry_from(tmp_path, '[models.scripted]\nprovider = "scripted"\nmodel = "x"')
     assert registry.get("scripted").model == "x"
@@ -78,6 +87,12 @@ def test_unknown_alias_names_the_known_ones() -> None:
         ('[models.local]\nbase_url = "http://x"\ninput_price_per_mtok = -1', "non-negative"),
         ('[models.local]\nbase_url = "http://x"\ncontext_window = "big"', "positive integer"),
         ('[models.local]\nbase_url = "http://x"\nprovider = "magic"', "provider must be"),
+        (
+            '[models.local]\nbase_url = "http://x"\nstructured_output = "json"',
+            "structured_output must be one of json_schema, json_object, none",
+        ),
+        ('[models.local]\nbase_url = "http://x"\nstructured_output = 1', "structured_output"),
+        ('[models.local]\nbase_url = "http://x"\nstream_tools = "no"', "stream_tools must be"),
     ],
 )
 def test_bad_files_name_the_file_and_the_alias(tmp_path: Path, text: str, message: str) -> None:

@@ -37,8 +37,14 @@ async def _run_local(settings: Settings, host: str, port: int, model_port: int) 
         models_file = settings.data_dir / "models.local.toml"
         models_file.parent.mkdir(parents=True, exist_ok=True)
         models_file.write_text(local_models_toml(model.base_url))
+        # config_file, not models_file: an operator's PANTHEON_CONFIG_FILE would win over it.
         local = settings.model_copy(
-            update={"models_file": models_file, "default_model": "local", "seed_demo": True}
+            update={
+                "config_file": models_file,
+                "models_file": None,
+                "default_model": "local",
+                "seed_demo": True,
+            }
         )
         await upgrade(local.resolved_database_url)
         print(f"Pantheon on http://{host}:{port}  (API docs: /docs, model: {model.base_url})")

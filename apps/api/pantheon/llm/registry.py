@@ -6,6 +6,11 @@ provider, no network) plus every ``[models.NAME]`` table of the operator config 
 A malformed file fails loudly at startup with a ``ValueError`` naming the file and the
 alias, never later in the middle of a turn. Lookups of unknown names raise
 ``UnknownModel`` listing the known aliases.
+
+Besides the SPEC's keys an alias may say how its upstream takes structured output
+(``structured_output``: ``json_schema`` | ``json_object`` | ``none``, the default) and
+whether it can stream tool calls (``stream_tools``, default true; false sends requests
+that carry tools with ``stream: false``).
 """
 
 from __future__ import annotations
@@ -16,14 +21,15 @@ from pathlib import Path
 from typing import Any, cast
 
 from pantheon.llm.errors import UnknownModel
-from pantheon.llm.types import ModelAlias
+from pantheon.llm.types import STRUCTURED_OUTPUT_KINDS, ModelAlias, StructuredOutput
 from pantheon.settings import Settings
 
 SCRIPTED_ALIAS = ModelAlias(name="scripted", provider="scripted", model="scripted")
 
 _STR_KEYS = ("base_url", "model", "api_key_env", "provider")
 _FLOAT_KEYS = ("input_price_per_mtok", "output_price_per_mtok")
-_KNOWN_KEYS = frozenset((*_STR_KEYS, *_FLOAT_KEYS, "context_window"))
+_OPTION_KEYS = ("context_window", "structured_output", "stream_tools")
+_KNOWN_KEYS = frozenset((*_STR_KEYS, *_FLOAT_KEYS, *_OPTION_KEYS))
 _PROVIDERS = ("openai", "scripted")
 
 
@@ -116,4 +122,21 @@ def _parse_alias(name: str, table: Mapping[str, Any]) -> ModelAlias:
         input_price_per_mtok=float(table.get("input_price_per_mtok", 0.0)),
         output_price_per_mtok=float(table.get("output_price_per_mtok", 0.0)),
         context_window=window,
+        structured_output=_structured_output(table),
+        stream_tools=_stream_tools(table),
     )
+
+
+def _structured_output(table: Mapping[str, Any]) -> StructuredOutput:
+    value = table.get("structured_output", "none")
+    for kind in STRUCTURED_OUTPUT_KINDS:
+        if value == kind:
+            return kind
+    raise ValueError(f"structured_output must be one of {', '.join(STRUCTURED_OUTPUT_KINDS)}")
+
+
+def _stream_tools(table: Mapping[str, Any]) -> bool:
+    value = table.get("stream_tools", True)
+    if not isinstance(value, bool):
+        raise ValueError("stream_tools must be true or false")
+    return value

@@ -108,6 +108,8 @@ class ModelAlias:
     output_price_per_mtok: float = 0.0
     context_window: int = 8192
     structured_output: StructuredOutput = "none"
+    # False: the upstream cannot stream tool calls, so requests with tools go unstreamed.
+    stream_tools: bool = True
 
     def cost_usd(self, usage: Usage) -> float:
         return (

@@ -1,37 +1,50 @@
 """Any OpenAI-compatible ``/chat/completions`` endpoint, streamed over SSE.
 
-Promises (on top of ``providers.base``): one POST per call, never retried here; each
-non-empty ``choices[0].delta.content`` becomes a ``TextDelta``; the upstream's usage
-chunk becomes the ``Usage``. Every failure is one of the ``LLMError`` classes: 429 ->
-``RateLimited``; 408, 409, 5xx, connection failures and streams cut before ``[DONE]``
-or a ``finish_reason`` -> ``Unavailable``; timeouts -> ``Timeout``; other 4xx ->
-``BadRequest``. ``Retry-After`` (seconds or HTTP date) is carried as ``retry_after_s``.
-When the consumer stops iterating, the upstream response is closed, not drained.
+Promises (on top of ``providers.base``): one POST per call, never retried here. The body
+is built by ``openai_request`` (tools, tool messages, structured output, streaming or
+not); the answer is read by ``openai_answer``: text deltas as they arrive, tool calls
+assembled and yielded complete when the choice finishes, the upstream's usage as the
+``Usage``. An upstream that answers a streamed request with one JSON ``chat.completion``
+is read the same way. Every failure is one of the ``LLMError`` classes
+(``openai_errors``); a stream cut before ``[DONE]`` or a ``finish_reason`` is
+``Unavailable`` and yields none of its pending tool calls. When the consumer stops
+iterating, the upstream response is closed, not drained.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import AsyncGenerator, AsyncIterator
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
-from typing import Any
 
 import aiohttp
 import httpx
-from httpx_sse import EventSource, SSEError, aconnect_sse
+from httpx_sse import EventSource, SSEError
 
-from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Timeout, Unavailable
+from pantheon.llm.errors import BadRequest, Unavailable
 from pantheon.llm.http import upstream_timeout
-from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, Usage
+from pantheon.llm.providers.openai_answer import (
+    NOT_AN_ANSWER,
+    StreamReader,
+    completion_items,
+    parse_chunk,
+)
+from pantheon.llm.providers.openai_errors import (
+    parse_retry_after,
+    raise_for_status,
+    transport_error,
+)
+from pantheon.llm.providers.openai_request import request_body
+from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
 from pantheon.settings import LLMSettings
 
-_ERROR_BODY_CHARS = 200
+__all__ = ["MAX_ANSWER_BYTES", "OpenAICompatProvider", "parse_retry_after", "request_body"]
+
+# A non-streamed answer is read whole before it is parsed; bound what that may cost.
+MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
 class OpenAICompatProvider:
-    """The ``openai`` provider: streams chat completions from ``alias.base_url``."""
+    """The ``openai`` provider: chat completions from ``alias.base_url``."""
 
     def __init__(self, client: httpx.AsyncClient, settings: LLMSettings) -> None:
         self._client = client
@@ -41,159 +54,68 @@ class OpenAICompatProvider:
         self, alias: ModelAlias, request: LLMRequest
     ) -> AsyncGenerator[StreamItem, None]:
         url = f"{alias.base_url.rstrip('/')}/chat/completions"
+        body = request_body(alias, request)
         started = False
         try:
-            async with aconnect_sse(
-                self._client,
+            async with self._client.stream(
                 "POST",
                 url,
-                json=request_body(alias, request),
-                headers=_headers(alias),
+                json=body,
+                headers=_headers(alias, streamed=bool(body["stream"])),
                 timeout=self._timeout,
-            ) as source:
-                await _raise_for_status(source.response)
+            ) as response:
+                await raise_for_status(response)
                 started = True
-                async for item in _items(source):
-                    yield item
+                if _is_event_stream(response):
+                    async for item in _stream_items(EventSource(response)):
+                        yield item
+                else:
+                    for item in completion_items(await _read_bounded(response)):
+                        yield item
         except (httpx.HTTPError, aiohttp.ClientError, TimeoutError) as exc:
             raise transport_error(exc, started=started) from exc
         except httpx.InvalidURL as exc:
             raise BadRequest(f"invalid upstream URL for model alias {alias.name!r}") from exc
 
 
-def request_body(alias: ModelAlias, request: LLMRequest) -> dict[str, Any]:
-    """The JSON body: upstream model id, messages, streaming with usage."""
-    body: dict[str, Any] = {
-        "model": alias.model,
-        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
-        "stream": True,
-        "stream_options": {"include_usage": True},
-    }
-    if request.max_tokens is not None:
-        body["max_tokens"] = request.max_tokens
-    if request.temperature is not None:
-        body["temperature"] = request.temperature
-    return body
-
-
-def _headers(alias: ModelAlias) -> dict[str, str]:
+def _headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
+    headers = {"Accept": "text/event-stream", "Cache-Control": "no-store"} if streamed else {}
     key = os.environ.get(alias.api_key_env) if alias.api_key_env else None
-    return {"Authorization": f"Bearer {key}"} if key else {}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    return headers
 
 
-async def _items(source: EventSource) -> AsyncIterator[StreamItem]:
-    """Deltas and usage from the SSE events; ``Unavailable`` if the stream is cut."""
-    finished = False
+def _is_event_stream(response: httpx.Response) -> bool:
+    return "text/event-stream" in response.headers.get("content-type", "")
+
+
+async def _read_bounded(response: httpx.Response) -> bytes:
+    """The whole body, or ``BadRequest`` past ``MAX_ANSWER_BYTES``."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > MAX_ANSWER_BYTES:
+            raise BadRequest(f"upstream answer larger than {MAX_ANSWER_BYTES} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
+    """Items from the SSE events; ``Unavailable`` if the stream is cut."""
+    reader = StreamReader()
     try:
         async for event in source.aiter_sse():
             data = event.data.strip()
             if data == "[DONE]":
+                for item in reader.end():
+                    yield item
                 return
-            if not data:
-                continue
-            items, done = chunk_items(_parse_chunk(data))
-            finished = finished or done
-            for item in items:
-                yield item
+            if data:
+                for item in reader.chunk(parse_chunk(data)):
+                    yield item
     except SSEError as exc:
-        raise BadRequest("upstream did not answer with an event stream") from exc
-    if not finished:
+        raise BadRequest(NOT_AN_ANSWER) from exc
+    if not reader.finished:
         raise Unavailable("stream interrupted")
-
-
-def chunk_items(chunk: dict[str, Any]) -> tuple[list[StreamItem], bool]:
-    """The items in one ``chat.completion.chunk`` and whether it carried a finish_reason."""
-    items: list[StreamItem] = []
-    choices = chunk.get("choices")
-    choice: Any = choices[0] if isinstance(choices, list) and choices else {}
-    choice = choice if isinstance(choice, dict) else {}
-    delta = choice.get("delta")
-    content = delta.get("content") if isinstance(delta, dict) else None
-    if isinstance(content, str) and content:
-        items.append(TextDelta(content))
-    usage = chunk.get("usage")
-    if isinstance(usage, dict):
-        items.append(
-            Usage(
-                input_tokens=int(usage.get("prompt_tokens") or 0),
-                output_tokens=int(usage.get("completion_tokens") or 0),
-            )
-        )
-    return items, bool(choice.get("finish_reason"))
-
-
-def _parse_chunk(data: str) -> dict[str, Any]:
-    try:
-        chunk = json.loads(data)
-    except ValueError:
-        raise Unavailable("malformed upstream stream chunk") from None
-    if not isinstance(chunk, dict):
-        raise Unavailable("malformed upstream stream chunk")
-    if "error" in chunk:
-        # Some gateways (OpenRouter, vLLM) report failures inside an open stream.
-        raise Unavailable(f"upstream error mid-stream: {_error_text(chunk)}")
-    return chunk
-
-
-async def _raise_for_status(response: httpx.Response) -> None:
-    status = response.status_code
-    if status < 400:
-        return
-    await response.aread()
-    detail = _error_text(_json_or_none(response.text)) or response.text
-    message = f"upstream returned {status}: {' '.join(detail.split())[:_ERROR_BODY_CHARS]}"
-    retry_after = parse_retry_after(response.headers.get("retry-after"))
-    if status == 429:
-        raise RateLimited(message, retry_after_s=retry_after)
-    if status in (408, 409) or status >= 500:
-        raise Unavailable(message, retry_after_s=retry_after)
-    raise BadRequest(message)
-
-
-def _json_or_none(text: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
-
-
-def _error_text(body: Any) -> str:
-    """``error.message`` (or ``error`` itself) from an OpenAI-style error body."""
-    error = body.get("error") if isinstance(body, dict) else None
-    if isinstance(error, dict):
-        return str(error.get("message") or error)
-    return str(error) if error else ""
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` value: delta-seconds or an HTTP date."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - datetime.now(UTC)).total_seconds())
-
-
-def transport_error(exc: BaseException, *, started: bool) -> LLMError:
-    """Map an httpx / aiohttp failure; ``started`` means the response headers had arrived."""
-    name = type(exc).__name__
-    if isinstance(exc, httpx.UnsupportedProtocol):
-        return BadRequest(f"unsupported upstream URL ({exc})")
-    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
-        # httpx-aiohttp maps aiohttp's connection errors, even mid-body, to these two.
-        if started:
-            return Unavailable("stream interrupted")
-        return Unavailable(f"cannot connect to upstream ({name})")
-    if isinstance(exc, httpx.TimeoutException | TimeoutError):
-        return Timeout(f"upstream timed out ({name})")
-    if started:
-        return Unavailable("stream interrupted")
-    return Unavailable(f"upstream request failed ({name})")

@@ -1,0 +1,87 @@
+"""How the OpenAI-compatible provider maps HTTP and transport failures to ``LLMError``.
+
+429 -> ``RateLimited``; 408, 409, 5xx, connection failures and streams cut midway ->
+``Unavailable``; timeouts -> ``Timeout``; other 4xx and unusable URLs -> ``BadRequest``.
+``Retry-After`` (seconds or an HTTP date) is carried as ``retry_after_s``. Error bodies
+are untrusted: only a short, whitespace-folded excerpt reaches the message.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+from typing import Any
+
+import httpx
+
+from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Timeout, Unavailable
+from pantheon.text import clean_text
+
+_ERROR_BODY_CHARS = 200
+
+
+async def raise_for_status(response: httpx.Response) -> None:
+    """Nothing for a success; the matching ``LLMError`` for an error status."""
+    status = response.status_code
+    if status < 400:
+        return
+    await response.aread()
+    detail = error_text(_json_or_none(response.text)) or response.text
+    excerpt = clean_text(" ".join(detail.split())[:_ERROR_BODY_CHARS])
+    message = f"upstream returned {status}: {excerpt}"
+    retry_after = parse_retry_after(response.headers.get("retry-after"))
+    if status == 429:
+        raise RateLimited(message, retry_after_s=retry_after)
+    if status in (408, 409) or status >= 500:
+        raise Unavailable(message, retry_after_s=retry_after)
+    raise BadRequest(message)
+
+
+def error_text(body: Any) -> str:
+    """``error.message`` (or ``error`` itself) from an OpenAI-style error body."""
+    error = body.get("error") if isinstance(body, dict) else None
+    if isinstance(error, dict):
+        return str(error.get("message") or error)
+    return str(error) if error else ""
+
+
+def _json_or_none(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` value: delta-seconds or an HTTP date."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+
+def transport_error(exc: BaseException, *, started: bool) -> LLMError:
+    """Map an httpx / aiohttp failure; ``started`` means the response headers had arrived."""
+    name = type(exc).__name__
+    if isinstance(exc, httpx.UnsupportedProtocol):
+        return BadRequest(f"unsupported upstream URL ({exc})")
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        # httpx-aiohttp maps aiohttp's connection errors, even mid-body, to these two.
+        if started:
+            return Unavailable("stream interrupted")
+        return Unavailable(f"cannot connect to upstream ({name})")
+    if isinstance(exc, httpx.TimeoutException | TimeoutError):
+        return Timeout(f"upstream timed out ({name})")
+    if started:
+        return Unavailable("stream interrupted")
+    return Unavailable(f"upstream request failed ({name})")
