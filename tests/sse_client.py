@@ -1,4 +1,7 @@
-"""Reading a turn's SSE stream in tests with the httpx-sse library."""
+"""Reading a turn's SSE stream in tests with the httpx-sse library.
+
+A keep-alive comment after an event with an id reaches httpx-sse as an event with empty
+data (it keeps the last id): those are skipped, as EventSource skips them."""
 
 from __future__ import annotations
 
@@ -19,14 +22,14 @@ async def stream_turn(
     headers = {"Accept": "text/event-stream", **kwargs.pop("headers", {})}
     async with aconnect_sse(client, "POST", url, json=body, headers=headers, **kwargs) as src:
         src.response.raise_for_status()
-        return [(int(sse.id), json.loads(sse.data)) async for sse in src.aiter_sse()]
+        return [(int(sse.id), json.loads(sse.data)) async for sse in src.aiter_sse() if sse.data]
 
 
 async def read_events(client: httpx.AsyncClient, turn_id: str, **kwargs: Any) -> list[Event]:
     """GET a turn's event stream (replay or live) and collect it."""
     async with aconnect_sse(client, "GET", f"/v1/turns/{turn_id}/events", **kwargs) as src:
         src.response.raise_for_status()
-        return [(int(sse.id), json.loads(sse.data)) async for sse in src.aiter_sse()]
+        return [(int(sse.id), json.loads(sse.data)) async for sse in src.aiter_sse() if sse.data]
 
 
 def types(events: list[Event]) -> list[str]:

@@ -35,7 +35,13 @@ def routing_format(keys: Sequence[str], limit: int) -> ResponseFormat:
                 "items": {"type": "string", "enum": list(keys)},
                 "maxItems": max(1, limit),
             },
-            "instructions": {"type": "object", "additionalProperties": {"type": "string"}},
+            # Roster keys as properties, not an open object: with an open one SmolLM2 kept
+            # inventing keys until its token cap (3 of 6 routings fell back, 1 of 6 so).
+            "instructions": {
+                "type": "object",
+                "properties": {key: {"type": "string"} for key in keys},
+                "additionalProperties": False,
+            },
         },
         "required": ["agents"],
         "additionalProperties": False,
