@@ -12,7 +12,8 @@ from pantheon.api import mount_routers
 from pantheon.auth import Principal, ensure_local_user
 from pantheon.db.engine import Database
 from pantheon.errors import install_error_handlers
-from pantheon.limits import BodySizeLimit, RateLimiter
+from pantheon.knowledge.lifecycle import start_knowledge
+from pantheon.limits import BodySizeLimit, RateLimiter, upload_limits
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
@@ -45,8 +46,12 @@ def create_app(
                 from pantheon.seed import seed_demo_room
 
                 await seed_demo_room(db, app.state.local_user_id, settings)
-            yield
-            await live_turns.shutdown(settings.turns.shutdown_grace_s)
+            ingest = await start_knowledge(app, settings, db, http)
+            try:
+                yield
+                await live_turns.shutdown(settings.turns.shutdown_grace_s)
+            finally:
+                await ingest.stop()
         finally:
             await http.aclose()
             await db.dispose()
@@ -58,7 +63,11 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.limits.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.limits.max_body_bytes,
+        routes=upload_limits(settings.knowledge.max_bytes),
+    )
     mount_routers(app)
     mount_web(app)
     return app
