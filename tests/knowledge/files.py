@@ -7,7 +7,7 @@ import textwrap
 
 import docx
 from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
 
 def _escape(line: str) -> str:
@@ -36,7 +36,7 @@ def pdf_bytes(pages: list[str], *, password: str | None = None) -> bytes:
         fonts = DictionaryObject({NameObject("/F1"): font})
         page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): fonts})
         if text:
-            stream = DecodedStreamObject()
+            stream = ContentStream(None, None)
             stream.set_data(_content(text))
             page.replace_contents(stream)
     if password is not None:

@@ -14,12 +14,14 @@ async def test_upload_is_accepted_then_ready_with_chunks(client: httpx.AsyncClie
     room = await create_room(client)
     accepted = await upload(client, f"rooms/{room['id']}", "notes.txt", NOTES)
     assert accepted["status"] == "pending"
-    assert accepted["room_id"] == room["id"] and accepted["agent_id"] is None
+    assert accepted["room_id"] == room["id"]
+    assert accepted["agent_id"] is None
     assert accepted["filename"] == "notes.txt"
     assert accepted["content_type"] == "text/plain"
     assert accepted["bytes"] == len(NOTES)
     assert len(accepted["sha256"]) == 64
-    assert accepted["chunks"] == 0 and accepted["error"] is None
+    assert accepted["chunks"] == 0
+    assert accepted["error"] is None
     document = await settled(client, accepted["id"])
     assert document["status"] == "ready"
     assert document["chunks"] == 1
@@ -31,13 +33,15 @@ async def test_same_bytes_same_place_is_200_with_the_existing_document(
     room = await create_room(client)
     first = await upload(client, f"rooms/{room['id']}", "notes.txt", NOTES)
     again = await upload(client, f"rooms/{room['id']}", "renamed.txt", NOTES, expect=200)
-    assert again["id"] == first["id"] and again["filename"] == "notes.txt"
+    assert again["id"] == first["id"]
+    assert again["filename"] == "notes.txt"
     other_room = await create_room(client)
     elsewhere = await upload(client, f"rooms/{other_room['id']}", "notes.txt", NOTES)
     assert elsewhere["id"] != first["id"]
     agent = await create_agent(client, "scribe")
     on_agent = await upload(client, f"agents/{agent['id']}", "notes.txt", NOTES)
-    assert on_agent["agent_id"] == agent["id"] and on_agent["room_id"] is None
+    assert on_agent["agent_id"] == agent["id"]
+    assert on_agent["room_id"] is None
 
 
 async def test_list_is_paginated_per_place(client: httpx.AsyncClient) -> None:
@@ -47,7 +51,9 @@ async def test_list_is_paginated_per_place(client: httpx.AsyncClient) -> None:
         await upload(client, f"rooms/{room['id']}", f"n{n}.txt", NOTES + str(n).encode())
     await upload(client, f"agents/{agent['id']}", "mine.txt", NOTES)
     page = (await client.get(f"/v1/rooms/{room['id']}/documents?limit=2&offset=1")).json()
-    assert page["total"] == 3 and page["limit"] == 2 and page["offset"] == 1
+    assert page["total"] == 3
+    assert page["limit"] == 2
+    assert page["offset"] == 1
     assert [d["filename"] for d in page["items"]] == ["n1.txt", "n2.txt"]
     agent_page = (await client.get(f"/v1/agents/{agent['id']}/documents")).json()
     assert [d["filename"] for d in agent_page["items"]] == ["mine.txt"]
@@ -75,7 +81,8 @@ async def test_unknown_places_and_documents_are_404(client: httpx.AsyncClient) -
         assert (await client.get(url)).status_code == 404
     for url in (f"/v1/documents/{missing}", "/v1/documents/nope"):
         response = await client.get(url)
-        assert response.status_code == 404 and "document" in response.json()["detail"]
+        assert response.status_code == 404
+        assert "document" in response.json()["detail"]
     room = await create_room(client)
     await client.delete(f"/v1/rooms/{room['id']}")
     gone = await client.post(f"/v1/rooms/{room['id']}/documents", files={"file": ("a.txt", NOTES)})

@@ -1,0 +1,40 @@
+"""Documents left pending by a stopped process are ingested (or failed) on the next start."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+from asgi_lifespan import LifespanManager
+
+from pantheon.main import create_app
+from pantheon.settings import Settings
+from tests.factories import create_room
+from tests.knowledge.helpers import settled, upload
+
+
+@asynccontextmanager
+async def _server(settings: Settings, *, ingest: bool) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings)
+    async with LifespanManager(app):
+        if not ingest:  # a process that dies before its worker gets to the documents
+            await app.state.ingest.stop()
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            yield http
+
+
+async def test_pending_documents_resume_on_startup(settings: Settings) -> None:
+    async with _server(settings, ingest=False) as client:
+        room = await create_room(client)
+        kept = await upload(client, f"rooms/{room['id']}", "kept.txt", b"Resumed after restart.")
+        lost = await upload(client, f"rooms/{room['id']}", "lost.txt", b"Its file disappears.")
+        assert (await client.get(f"/v1/documents/{kept['id']}")).json()["status"] == "pending"
+    (settings.data_dir / "documents" / lost["id"]).unlink()
+    async with _server(settings, ingest=True) as client:
+        resumed = await settled(client, kept["id"])
+        assert resumed["status"] == "ready"
+        failed = await settled(client, lost["id"])
+        assert failed["status"] == "failed"
+        assert "stored file is missing" in failed["error"]
