@@ -10,6 +10,8 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+from pypdf import PdfReader
+
 from pantheon.knowledge.sections import ParseError, Section, require_text
 
 MAX_DOCX_UNPACKED = 256 * 1024 * 1024
@@ -17,11 +19,9 @@ MAX_DOCX_UNPACKED = 256 * 1024 * 1024
 
 def parse_pdf(path: Path) -> list[Section]:
     """One section per page that has text; encrypted, corrupt or image-only PDFs fail."""
-    from pypdf import PdfReader
-
     try:
         reader = PdfReader(path)
-        if reader.is_encrypted and not reader.decrypt(""):
+        if reader.is_encrypted and not _opens_without_password(reader):
             raise ParseError("the PDF is encrypted; remove its password and upload it again")
         pages = [
             Section(page.extract_text() or "", page=number)
@@ -37,6 +37,15 @@ def parse_pdf(path: Path) -> list[Section]:
         raise ParseError(
             "no extractable text in this PDF (empty or scanned images; OCR is not supported)"
         ) from None
+
+
+def _opens_without_password(reader: PdfReader) -> bool:
+    """An owner-password-only PDF opens with the empty password; anything else is locked
+    (including ciphers pypdf cannot decode without an optional dependency)."""
+    try:
+        return bool(reader.decrypt(""))
+    except Exception:
+        return False
 
 
 def parse_docx(path: Path) -> list[Section]:

