@@ -47,7 +47,9 @@ def test_one_huge_word_is_cut_not_lost() -> None:
 
 
 def test_query_terms_cannot_carry_fts5_syntax() -> None:
-    assert terms('NEAR("a" b*) -c: ^d') == ["near", "a", "b", "c", "d"]
+    assert terms('NEAR("x" b*) -c: ^d') == ["near", "x", "b", "c", "d"]
+    assert terms("What is the tide?") == ["tide"]
+    assert terms("the of and") == ["the", "of", "and"]
     assert fts5_match(['say"hi']) == '"say""hi"'
     assert terms("!!! ???") == []
     assert len(terms(" ".join(f"t{i}" for i in range(100)))) == MAX_TERMS
