@@ -94,3 +94,13 @@ async def test_missing_file_field_is_422_naming_it(client: httpx.AsyncClient) ->
     response = await client.post(f"/v1/rooms/{room['id']}/documents", data={"other": "x"})
     assert response.status_code == 422
     assert "file" in response.text
+
+
+async def test_file_names_are_reduced_to_a_safe_base_name(client: httpx.AsyncClient) -> None:
+    room = await create_room(client)
+    place = f"rooms/{room['id']}"
+    traversal = await upload(client, place, "../../etc/evil.txt", b"one")
+    assert traversal["filename"] == "evil.txt"
+    windows = await upload(client, place, "C:\\temp\\ünï cødé.md", b"two")
+    assert windows["filename"] == "ünï cødé.md"
+    assert (await settled(client, windows["id"]))["status"] == "ready"

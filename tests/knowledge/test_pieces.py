@@ -66,10 +66,12 @@ def test_top_k_is_exact_cosine_over_blobs() -> None:
     vectors = np.eye(4, dtype=np.float32)
     ids = [uuid.uuid4() for _ in range(4)]
     query = np.array([0.1, 0.9, 0.3, 0.0], dtype=np.float32)
-    best = top_k(ids, [to_blob(v) for v in vectors], query, 2)
+    matrix = from_blobs([to_blob(v) for v in vectors], 4)
+    assert np.array_equal(matrix, vectors)
+    best = top_k(ids, matrix, query, 2)
     assert [ident for ident, _ in best] == [ids[1], ids[2]]
-    assert from_blobs([b"short"], 4).tolist() == [[0.0, 0.0, 0.0, 0.0]]
-    assert top_k([], [], query, 5) == []
+    assert from_blobs([b"short", to_blob(vectors[0])], 4).tolist()[0] == [0.0, 0.0, 0.0, 0.0]
+    assert top_k([], matrix[:0], query, 5) == []
 
 
 async def test_hashing_embedder_is_deterministic_and_similarity_aware() -> None:

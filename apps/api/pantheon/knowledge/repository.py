@@ -89,6 +89,22 @@ class ChunkRepository(Repository):
         rows = (await self.session.execute(query)).all()
         return [r[0] for r in rows], [r[1] for r in rows]
 
+    async def fingerprint(
+        self, owner_id: uuid.UUID, place: str, embedder: str
+    ) -> tuple[int, int, str]:
+        """What a place's vectors were built from (see ``vector_cache``), in one query."""
+        query = self.scoped(
+            owner_id,
+            [place],
+            select(
+                func.count(Chunk.id),
+                func.count(func.distinct(Document.id)),
+                func.max(Document.updated_at),
+            ).where(Chunk.embedder == embedder),
+        )
+        chunks, documents, latest = (await self.session.execute(query)).one()
+        return int(chunks), int(documents), str(latest)
+
     async def hits(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, tuple[Chunk, str]]:
         """Chunks by id with their document's filename."""
         query = (

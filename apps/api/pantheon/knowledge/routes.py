@@ -25,6 +25,7 @@ from pantheon.knowledge.repository import ChunkRepository, DocumentRepository
 from pantheon.knowledge.schemas import DocumentRead, SearchResults
 from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.service import DocumentService
+from pantheon.knowledge.vector_cache import VectorCache
 from pantheon.schemas import Page, PageDep
 
 router = APIRouter(tags=["knowledge"])
@@ -48,7 +49,8 @@ def _service(uow: UoWDep, request: Request, settings: SettingsDep) -> DocumentSe
 
 def _search(uow: UoWDep, request: Request, db: DatabaseDep) -> KnowledgeSearch:
     embedder: Embedder = request.app.state.embedder
-    return KnowledgeSearch(ChunkRepository(uow), embedder, db.dialect)
+    cache: VectorCache = request.app.state.vector_cache
+    return KnowledgeSearch(ChunkRepository(uow), embedder, db.dialect, cache)
 
 
 ServiceDep = Annotated[DocumentService, Depends(_service)]

@@ -4,8 +4,10 @@ Each ranker returns up to ``CANDIDATES`` chunk ids of the caller's ready documen
 given places; RRF scores a chunk ``sum(1 / (RRF_K + rank))`` over the rankers that found
 it (k = 60, the value of Cormack et al. 2009), so neither BM25 nor cosine scales need
 calibrating. Vectors are compared exactly in numpy, in a worker thread, over the chunks of
-the current embedder only. The query is embedded before any database read, so no
-connection waits on the embedder. If the embedder fails the keyword ranks still answer.
+the current embedder only; each place's matrix is kept in a ``VectorCache`` between
+searches and reloaded when its fingerprint changes. The query is embedded before any
+database read, so no connection waits on the embedder. If the embedder fails the keyword
+ranks still answer.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ import uuid
 from collections.abc import Sequence
 from typing import Literal
 
+import numpy as np
+
 from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.keyword import postgres_ranked, sqlite_ranked, terms
 from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.schemas import SearchHit
-from pantheon.knowledge.vectors import top_k
+from pantheon.knowledge.vector_cache import PlaceVectors, VectorCache
+from pantheon.knowledge.vectors import from_blobs, top_k
 
 RRF_K = 60
 CANDIDATES = 50
@@ -38,10 +43,17 @@ def fuse(rankings: Sequence[Sequence[uuid.UUID]], k: int = RRF_K) -> list[tuple[
 
 
 class KnowledgeSearch:
-    def __init__(self, chunks: ChunkRepository, embedder: Embedder, dialect: str) -> None:
+    def __init__(
+        self,
+        chunks: ChunkRepository,
+        embedder: Embedder,
+        dialect: str,
+        cache: VectorCache | None = None,
+    ) -> None:
         self.chunks = chunks
         self.embedder = embedder
         self.dialect = dialect
+        self.cache = cache
 
     async def search(
         self,
@@ -94,6 +106,27 @@ class KnowledgeSearch:
     async def _vector(
         self, owner_id: uuid.UUID, places: Sequence[str], query_vector: Vectors
     ) -> list[uuid.UUID]:
-        ids, blobs = await self.chunks.vectors(owner_id, places, self.embedder.ident)
-        best = await asyncio.to_thread(top_k, ids, blobs, query_vector, CANDIDATES)
+        parts = [await self._place_vectors(owner_id, place) for place in places]
+        ids = [ident for part in parts for ident in part.ids]
+        if not ids:
+            return []
+        matrices = [part.matrix for part in parts if part.ids]
+        matrix = matrices[0] if len(matrices) == 1 else np.concatenate(matrices)
+        best = await asyncio.to_thread(top_k, ids, matrix, query_vector, CANDIDATES)
         return [ident for ident, _ in best]
+
+    async def _place_vectors(self, owner_id: uuid.UUID, place: str) -> PlaceVectors:
+        """The place's matrix from the cache, or loaded (fingerprint read first, so the
+        data is never older than the fingerprint it is stored under)."""
+        ident = self.embedder.ident
+        fingerprint = await self.chunks.fingerprint(owner_id, place, ident)
+        key = (owner_id, place, ident)
+        cached = self.cache.get(key, fingerprint) if self.cache is not None else None
+        if cached is not None:
+            return cached
+        ids, blobs = await self.chunks.vectors(owner_id, [place], ident)
+        matrix = await asyncio.to_thread(from_blobs, blobs, self.embedder.dim)
+        entry = PlaceVectors(fingerprint, ids, matrix)
+        if self.cache is not None:
+            self.cache.put(key, entry)
+        return entry

@@ -19,6 +19,7 @@ from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.schemas import SearchHit
 from pantheon.knowledge.search import KnowledgeSearch
+from pantheon.knowledge.vector_cache import VectorCache
 
 MAX_LIMIT = 10
 MAX_QUERY_CHARS = 1000
@@ -46,8 +47,11 @@ def format_hits(query: str, hits: list[SearchHit]) -> str:
     return "\n\n".join(blocks)
 
 
-def make_search_knowledge(db: Database, embedder: Embedder) -> Callable[..., Awaitable[str]]:
-    """The tool function, closed over the database and the embedder of the app."""
+def make_search_knowledge(
+    db: Database, embedder: Embedder, cache: VectorCache | None = None
+) -> Callable[..., Awaitable[str]]:
+    """The tool function, closed over the app's database, embedder and vector cache
+    (``app.state.db``, ``app.state.embedder``, ``app.state.vector_cache``)."""
 
     async def search_knowledge(query: str, limit: int = 5, *, scope: ToolScope) -> str:
         """Search the documents of this agent and of this room for passages about `query`.
@@ -63,7 +67,7 @@ def make_search_knowledge(db: Database, embedder: Embedder) -> Callable[..., Awa
         owner, places = scope_places(scope)
         limit = max(1, min(int(limit), MAX_LIMIT))
         async with unit_of_work(db, write=False) as session:
-            search = KnowledgeSearch(ChunkRepository(session), embedder, db.dialect)
+            search = KnowledgeSearch(ChunkRepository(session), embedder, db.dialect, cache)
             hits = await search.search(owner, places, query, limit)
         return format_hits(query, hits)
 

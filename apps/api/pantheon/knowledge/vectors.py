@@ -21,6 +21,9 @@ def to_blob(vector: Vectors) -> bytes:
 
 def from_blobs(blobs: Sequence[bytes], dim: int) -> Vectors:
     """Stack blobs into an ``(n, dim)`` matrix; a blob of the wrong size becomes zeros."""
+    if all(len(blob) == 4 * dim for blob in blobs):
+        joined = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dim)
+        return joined.astype(np.float32)
     matrix = np.zeros((len(blobs), dim), dtype=np.float32)
     for row, blob in enumerate(blobs):
         if len(blob) == 4 * dim:
@@ -29,12 +32,13 @@ def from_blobs(blobs: Sequence[bytes], dim: int) -> Vectors:
 
 
 def top_k(
-    ids: Sequence[uuid.UUID], blobs: Sequence[bytes], query: Vectors, k: int
+    ids: Sequence[uuid.UUID], matrix: Vectors, query: Vectors, k: int
 ) -> list[tuple[uuid.UUID, float]]:
-    """The ``k`` ids whose vectors are most similar to ``query``, best first, with cosine."""
+    """The ``k`` ids whose rows of ``matrix`` are most similar to ``query``, best first,
+    with their cosine (rows and query are unit length)."""
     if not ids or k <= 0:
         return []
-    scores = from_blobs(blobs, query.shape[0]) @ query.astype(np.float32)
+    scores = matrix @ query.astype(np.float32)
     k = min(k, len(ids))
     best = np.argpartition(-scores, k - 1)[:k]
     best = best[np.argsort(-scores[best], kind="stable")]
