@@ -48,11 +48,8 @@ class IngestWorker:
         self.settings = settings
         self.queue: asyncio.Queue[uuid.UUID] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self.idle = asyncio.Event()
-        self.idle.set()
 
     def submit(self, document_id: uuid.UUID) -> None:
-        self.idle.clear()
         self.queue.put_nowait(document_id)
 
     async def start(self) -> int:
@@ -79,8 +76,6 @@ class IngestWorker:
                 log.exception("ingest of document %s crashed", document_id)
             finally:
                 self.queue.task_done()
-                if self.queue.empty():
-                    self.idle.set()
 
     async def ingest(self, document_id: uuid.UUID) -> None:
         """Ingest one document; it ends ``ready`` or ``failed`` (unless deleted meanwhile)."""

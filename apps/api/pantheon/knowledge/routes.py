@@ -26,7 +26,7 @@ from pantheon.knowledge.schemas import DocumentRead, SearchResults
 from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.service import DocumentService
 from pantheon.knowledge.vector_cache import VectorCache
-from pantheon.schemas import Page, PageDep
+from pantheon.schemas import Page, PageDep, PageParams
 
 router = APIRouter(tags=["knowledge"])
 Kind = Literal["room", "agent"]
@@ -101,7 +101,7 @@ async def upload_agent_document(
 
 
 async def _list(
-    kind: Kind, ident: str, service: DocumentService, user: uuid.UUID, page: Any
+    kind: Kind, ident: str, service: DocumentService, user: uuid.UUID, page: PageParams
 ) -> Page[DocumentRead]:
     place = await service.place(user, kind, ident)
     rows, total = await service.repo.list_page(
