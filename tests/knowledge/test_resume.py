@@ -1,4 +1,5 @@
-"""Documents left pending by a stopped process are ingested (or failed) on the next start."""
+"""Ingest ends every document: pending ones resume on the next start, and a parse past its
+timeout fails the document (its parser process is killed) without stopping later ones."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ async def test_pending_documents_resume_on_startup(settings: Settings) -> None:
         failed = await settled(client, lost["id"])
         assert failed["status"] == "failed"
         assert "stored file is missing" in failed["error"]
+
+
+async def test_parse_past_the_timeout_fails_and_the_next_parse_works(settings: Settings) -> None:
+    knowledge = settings.knowledge.model_copy(update={"parse_timeout_s": 0.001})
+    async with _server(settings.model_copy(update={"knowledge": knowledge}), ingest=True) as client:
+        room = await create_room(client)
+        slow = await upload(client, f"rooms/{room['id']}", "slow.txt", b"Never parsed in time.")
+        failed = await settled(client, slow["id"])
+        assert failed["status"] == "failed"
+        assert failed["error"] == "parsing took longer than 0.001 s"
+    async with _server(settings, ingest=True) as client:
+        room = await create_room(client)
+        fine = await upload(client, f"rooms/{room['id']}", "fine.txt", b"Parsed by a new child.")
+        assert (await settled(client, fine["id"]))["status"] == "ready"

@@ -1,13 +1,14 @@
 """The background ingest worker: pending document -> parsed -> chunked -> embedded -> ready.
 
 One task owned by the app lifespan takes document ids from a queue, one at a time, so
-ingest uses at most one worker thread for parsing and the embedder's bounded threads,
-leaving the event loop and the other core to running turns. Parsing runs in a worker
-thread under ``parse_timeout_s``; embedding runs batch by batch (the embedder keeps its
-CPU work off the loop). No database connection is held while parsing or embedding: the
-document is read in one short unit and the chunks and final status written in another.
-Every outcome ends the document ``ready`` or ``failed`` with a reason; on startup the
-documents still ``pending`` (a restart mid-ingest) are queued again.
+ingest uses at most one parser process and the embedder's bounded threads, leaving the
+event loop and the other core to running turns. Parsing runs in a child process under
+``parse_timeout_s`` (``parse_pool``); embedding runs batch by batch (the embedder keeps
+its CPU work off the loop, in threads that release the GIL). No database connection is
+held while parsing or embedding: the document is read in one short unit and the chunks
+and final status written in another. Every outcome ends the document ``ready`` or
+``failed`` with a reason; on startup the documents still ``pending`` (a restart
+mid-ingest) are queued again.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.knowledge.chunking import ChunkDraft, chunk_sections
 from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.formats import DocumentStatus, Format
-from pantheon.knowledge.parsing import parse_file
+from pantheon.knowledge.parse_pool import parse_in_child
 from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.sections import ParseError
 from pantheon.knowledge.storage import DocumentStore
@@ -103,8 +104,8 @@ class IngestWorker:
         self, document_id: uuid.UUID, fmt: Format
     ) -> tuple[list[ChunkDraft], int | None]:
         path = self.store.path_of(document_id)
-        parse = asyncio.to_thread(parse_file, path, fmt, self.settings.max_text_chars)
-        sections = await asyncio.wait_for(parse, self.settings.parse_timeout_s)
+        limits = self.settings.max_text_chars, self.settings.parse_timeout_s
+        sections = await parse_in_child(path, fmt, *limits)
         size, overlap = self.settings.chunk_chars, self.settings.chunk_overlap
         drafts = await asyncio.to_thread(chunk_sections, sections, size, overlap)
         pages = len({s.page for s in sections}) if fmt is Format.PDF else None
