@@ -45,11 +45,14 @@ async def test_parse_past_the_timeout_fails_and_the_next_parse_works(settings: S
     knowledge = settings.knowledge.model_copy(update={"parse_timeout_s": 0.001})
     async with _server(settings.model_copy(update={"knowledge": knowledge}), ingest=True) as client:
         room = await create_room(client)
-        slow = await upload(client, f"rooms/{room['id']}", "slow.txt", b"Never parsed in time.")
+        # 60k CSV rows: far more than 1 ms of parsing, even in a warm child process
+        rows = b"".join(b"%d,row number %d,x\n" % (i, i) for i in range(60_000))
+        slow = await upload(client, f"rooms/{room['id']}", "slow.csv", b"id,name,flag\n" + rows)
         failed = await settled(client, slow["id"])
         assert failed["status"] == "failed"
         assert failed["error"] == "parsing took longer than 0.001 s"
     async with _server(settings, ingest=True) as client:
         room = await create_room(client)
         fine = await upload(client, f"rooms/{room['id']}", "fine.txt", b"Parsed by a new child.")
-        assert (await settled(client, fine["id"]))["status"] == "ready"
+        done = await settled(client, fine["id"])
+        assert done["status"] == "ready", done["error"]
