@@ -4,6 +4,8 @@ bad answers), the config tables, and the real bundled local model."""
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import httpx
@@ -13,7 +15,7 @@ import pytest
 from pantheon.knowledge.embedders.base import EmbedderError
 from pantheon.knowledge.embedders.config import build_embedder
 from pantheon.knowledge.embedders.hashing import HashingEmbedder
-from pantheon.knowledge.embedders.local import LocalEmbedder
+from pantheon.knowledge.embedders.local import LocalEmbedder, lower_priority
 from pantheon.knowledge.embedders.openai import OpenAIEmbedder, RetryPolicy
 from pantheon.settings import KnowledgeSettings, Settings
 
@@ -179,3 +181,18 @@ async def test_real_local_model_embeds_meaning() -> None:
     question = await embedder.embed_query("Wie viele Beine hat eine Spinne?")
     assert float(passages[0] @ question) > float(passages[1] @ question) + 0.05
     assert embedder.ident == "local:multilingual-e5-small-q4"
+
+
+def test_ingest_threads_run_at_a_lower_priority() -> None:
+    seen: list[int] = []
+
+    def niced() -> None:
+        before = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        lower_priority(3)
+        after = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        seen.append(after - before)
+
+    thread = threading.Thread(target=niced)
+    thread.start()
+    thread.join()
+    assert seen == [min(3, 19 - os.getpriority(os.PRIO_PROCESS, 0))]

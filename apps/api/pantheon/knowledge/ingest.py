@@ -104,8 +104,10 @@ class IngestWorker:
         self, document_id: uuid.UUID, fmt: Format
     ) -> tuple[list[ChunkDraft], int | None]:
         path = self.store.path_of(document_id)
-        limits = self.settings.max_text_chars, self.settings.parse_timeout_s
-        sections = await parse_in_child(path, fmt, *limits)
+        knowledge = self.settings
+        sections = await parse_in_child(
+            path, fmt, knowledge.max_text_chars, knowledge.parse_timeout_s, knowledge.ingest_nice
+        )
         size, overlap = self.settings.chunk_chars, self.settings.chunk_overlap
         drafts = await asyncio.to_thread(chunk_sections, sections, size, overlap)
         pages = len({s.page for s in sections}) if fmt is Format.PDF else None

@@ -5,14 +5,15 @@ event loop (and every running turn) for as long as a large file parses. In a chi
 process they cannot; a file that makes a parser hang is killed at ``timeout_s``, and one
 that crashes the interpreter only breaks the child. Either way the document fails with a
 reason and the next parse starts a fresh child. One child, started on first use with
-the ``spawn`` method (forking a process that runs threads can deadlock), is shared by
-every app in the process; it exits with the interpreter.
+the ``spawn`` method (forking a process that runs threads can deadlock) and niced so
+turns win the CPU, is shared by every app in the process; it exits with the interpreter.
 """
 
 from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -26,12 +27,14 @@ _lock = threading.Lock()
 _executor: ProcessPoolExecutor | None = None
 
 
-def _pool() -> ProcessPoolExecutor:
+def _pool(nice: int) -> ProcessPoolExecutor:
     global _executor
     with _lock:
         if _executor is None:
             context = multiprocessing.get_context("spawn")
-            _executor = ProcessPoolExecutor(max_workers=1, mp_context=context)
+            _executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=os.nice, initargs=(nice,)
+            )
         return _executor
 
 
@@ -49,11 +52,11 @@ def _discard(executor: ProcessPoolExecutor, *, kill: bool) -> None:
 
 
 async def parse_in_child(
-    path: Path, fmt: Format, max_text_chars: int, timeout_s: float
+    path: Path, fmt: Format, max_text_chars: int, timeout_s: float, nice: int = 10
 ) -> list[Section]:
-    """``parse_file`` in the child; ``ParseError`` for bad files, ``TimeoutError`` past
-    ``timeout_s`` (the child is killed)."""
-    executor = _pool()
+    """``parse_file`` in the child (at ``nice``, when it starts); ``ParseError`` for bad
+    files, ``TimeoutError`` past ``timeout_s`` (the child is killed)."""
+    executor = _pool(nice)
     loop = asyncio.get_running_loop()
     future = loop.run_in_executor(executor, parse_file, path, fmt, max_text_chars)
     try:

@@ -106,7 +106,8 @@ def _make(
     name: str, table: Mapping[str, Any], settings: Settings, client: httpx.AsyncClient
 ) -> Embedder:
     if table["provider"] == "local":
-        return LocalEmbedder(name, threads=settings.knowledge.local_threads)
+        knowledge = settings.knowledge
+        return LocalEmbedder(name, threads=knowledge.local_threads, nice=knowledge.ingest_nice)
     if table["provider"] == "hashing":
         return HashingEmbedder(int(table.get("dim", 384)), name=name)
     return OpenAIEmbedder(
