@@ -47,6 +47,8 @@ async def _reindex(db: Database, embedder: Embedder, batch: int, out: TextIO) ->
             repo = ChunkRepository(session)
             for (chunk_id, _), vector in zip(rows, vectors, strict=True):
                 await repo.set_embedding(chunk_id, embedder.ident, embedder.dim, to_blob(vector))
+            # a new updated_at: servers' vector caches see the change (vector_cache.py)
+            await repo.touch_documents([chunk_id for chunk_id, _ in rows])
         done += len(rows)
         print(f"re-embedded {done}/{stale}", file=out)
     return done

@@ -9,6 +9,7 @@ from typing import TypeVarTuple
 
 from sqlalchemy import Select, delete, func, select, update
 
+from pantheon.db.base import utcnow
 from pantheon.db.models import Chunk, Document
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.knowledge.formats import DocumentStatus
@@ -89,21 +90,19 @@ class ChunkRepository(Repository):
         rows = (await self.session.execute(query)).all()
         return [r[0] for r in rows], [r[1] for r in rows]
 
-    async def fingerprint(
-        self, owner_id: uuid.UUID, place: str, embedder: str
-    ) -> tuple[int, int, str]:
-        """What a place's vectors were built from (see ``vector_cache``), in one query."""
-        query = self.scoped(
-            owner_id,
-            [place],
-            select(
-                func.count(Chunk.id),
-                func.count(func.distinct(Document.id)),
-                func.max(Document.updated_at),
-            ).where(Chunk.embedder == embedder),
+    async def fingerprint(self, owner_id: uuid.UUID, place: str) -> tuple[int, int, str]:
+        """What a place's vectors were built from (see ``vector_cache``): its ready
+        documents' count, chunk total and latest update, from the documents table alone
+        (reindex touches the documents whose chunks it re-embeds)."""
+        query = select(
+            func.count(Document.id), func.sum(Document.chunk_count), func.max(Document.updated_at)
+        ).where(
+            Document.owner_id == owner_id,
+            Document.place == place,
+            Document.status == DocumentStatus.READY,
         )
-        chunks, documents, latest = (await self.session.execute(query)).one()
-        return int(chunks), int(documents), str(latest)
+        documents, chunks, latest = (await self.session.execute(query)).one()
+        return int(documents), int(chunks or 0), str(latest)
 
     async def hits(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, tuple[Chunk, str]]:
         """Chunks by id with their document's filename."""
@@ -122,6 +121,13 @@ class ChunkRepository(Repository):
     async def count_stale(self, embedder: str) -> int:
         query = select(func.count()).select_from(Chunk).where(Chunk.embedder != embedder)
         return int((await self.session.scalar(query)) or 0)
+
+    async def touch_documents(self, chunk_ids: Sequence[uuid.UUID]) -> None:
+        """Mark the documents of these chunks updated (their vectors changed)."""
+        owners = select(Chunk.document_id).where(Chunk.id.in_(chunk_ids))
+        await self.session.execute(
+            update(Document).where(Document.id.in_(owners)).values(updated_at=utcnow())
+        )
 
     async def set_embedding(
         self, chunk_id: uuid.UUID, embedder: str, dim: int, blob: bytes

@@ -119,7 +119,7 @@ class KnowledgeSearch:
         """The place's matrix from the cache, or loaded (fingerprint read first, so the
         data is never older than the fingerprint it is stored under)."""
         ident = self.embedder.ident
-        fingerprint = await self.chunks.fingerprint(owner_id, place, ident)
+        fingerprint = await self.chunks.fingerprint(owner_id, place)
         key = (owner_id, place, ident)
         cached = self.cache.get(key, fingerprint) if self.cache is not None else None
         if cached is not None:

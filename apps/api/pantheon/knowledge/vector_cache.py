@@ -2,11 +2,11 @@
 
 Loading 10k float32 blobs from the database on every search costs far more than the
 cosine itself (K3). A place's matrix (for one owner and the current embedder) is kept
-with a fingerprint of what it was built from: the number of that embedder's chunks in
-the place's ready documents, the number of those documents and their latest
-``updated_at``. Every search reads the fingerprint (one aggregate query) and reloads the
-matrix when it changed, so new, deleted and re-embedded documents are seen at once, also
-when another process (a second replica, ``pantheon knowledge reindex``) changed them.
+with a fingerprint of what it was built from: the place's ready documents' count, chunk
+total and latest ``updated_at`` (``pantheon knowledge reindex`` touches ``updated_at`` of
+the documents it re-embeds). Every search reads the fingerprint (one aggregate query over
+documents, not chunks) and reloads the matrix when it changed, so new, deleted and
+re-embedded documents are seen at once, also when another process changed them.
 Entries are evicted least recently used past ``max_bytes``.
 """
 
