@@ -57,10 +57,10 @@ async def run(pages: int, turns: int, embedder: str) -> BenchResult:
         Row(f"{pages} pages, {ready['chunks']} chunks", "upload -> ready", f"{fmt(elapsed, 1)} s",
             "", f"{fmt(pages / elapsed, 2)} pages/s", f"< {GOAL_S:g} s (100 pages)",
             elapsed < GOAL_S if pages >= 100 else None),
-        Row(f"{len(before)} / {len(during)} turns", "turn p50 before / during",
+        Row(f"{len(before)} / {len(during)} turns", "turn p50 during / before",
             f"{fmt(p50_d * 1000, 1)} ms", f"{fmt(p50_b * 1000, 1)} ms", f"x{fmt(ratio)}",
             f"<= x{GOAL_RATIO}", ratio <= GOAL_RATIO if during else None),
-        Row(f"{len(before)} / {len(during)} turns", "turn p95 before / during",
+        Row(f"{len(before)} / {len(during)} turns", "turn p95 during / before",
             f"{fmt(p95_d * 1000, 1)} ms", f"{fmt(p95_b * 1000, 1)} ms", f"x{fmt(p95_d / p95_b)}"),
     ]  # fmt: skip
     result.raw.update(
