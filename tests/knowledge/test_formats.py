@@ -148,6 +148,26 @@ async def test_files_over_max_bytes_are_413_naming_the_limit(
     assert at_limit.status_code == 202, at_limit.text
 
 
+async def test_streamed_upload_without_length_is_cut_at_the_limit(
+    small_limit_client: httpx.AsyncClient,
+) -> None:
+    room = await create_room(small_limit_client)
+
+    async def chunked() -> AsyncIterator[bytes]:
+        yield b'--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\n'
+        for _ in range(100):
+            yield b"x" * 1024
+        yield b"\r\n--b--\r\n"
+
+    response = await small_limit_client.post(
+        f"/v1/rooms/{room['id']}/documents",
+        content=chunked(),
+        headers={"content-type": "multipart/form-data; boundary=b"},
+    )
+    assert response.status_code == 413
+    assert "PANTHEON_KNOWLEDGE__MAX_BYTES" in response.json()["detail"]
+
+
 async def test_json_routes_keep_their_own_body_limit(client: httpx.AsyncClient) -> None:
     response = await client.post("/v1/rooms", json={"name": "r", "description": "x" * 300_000})
     assert response.status_code == 413
