@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 from pantheon.db import models  # noqa: F401  (registers every table on the metadata)
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
+from pantheon.knowledge.keyword import include_name
 from pantheon.settings import Settings
 
 config = context.config
@@ -27,6 +28,7 @@ def _configure(connection: Connection) -> None:
         target_metadata=target_metadata,
         render_as_batch=connection.dialect.name == "sqlite",
         compare_type=True,
+        include_name=include_name,
     )
     with context.begin_transaction():
         context.run_migrations()

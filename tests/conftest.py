@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
-from pantheon.settings import LLMSettings, Settings
+from pantheon.settings import KnowledgeSettings, LLMSettings, Settings
 from tests.postgres import postgres_database
 
 
@@ -69,8 +69,14 @@ def scripted() -> ScriptedProvider:
 def settings(tmp_path: Path, migrated_db_url: str) -> Settings:
     # Millisecond backoff: retry paths stay fast without changing how many attempts run.
     fast_retries = LLMSettings(backoff_base_s=0.001, backoff_max_s=0.005)
+    # The deterministic built-in embedder: tests/knowledge runs the real local one on purpose.
+    knowledge = KnowledgeSettings(embedder="hashing")
     return Settings(
-        data_dir=tmp_path, database_url=migrated_db_url, default_model="scripted", llm=fast_retries
+        data_dir=tmp_path,
+        database_url=migrated_db_url,
+        default_model="scripted",
+        llm=fast_retries,
+        knowledge=knowledge,
     )
 
 

@@ -77,6 +77,7 @@ def test_every_json_body_cleans_unstorable_text() -> None:
     import importlib
     import pkgutil
 
+    from fastapi import params
     from fastapi.routing import APIRoute
     from pydantic import BaseModel
 
@@ -90,6 +91,8 @@ def test_every_json_body_cleans_unstorable_text() -> None:
         router = getattr(importlib.import_module(module.name), "router", None)
         for route in getattr(router, "routes", []):
             if isinstance(route, APIRoute) and route.body_field is not None:
+                if isinstance(route.body_field.field_info, params.Form):
+                    continue  # multipart uploads: the knowledge service cleans their names
                 model = route.body_field.field_info.annotation
                 if isinstance(model, type) and issubclass(model, BaseModel):
                     bodies[f"{route.methods} {route.path}"] = model

@@ -13,10 +13,18 @@ async def test_health(client: httpx.AsyncClient) -> None:
     assert response.json() == {"status": "ok"}
 
 
-async def test_ready_when_migrated(client: httpx.AsyncClient) -> None:
+async def test_ready_when_migrated(client: httpx.AsyncClient, backend: str) -> None:
     response = await client.get("/ready")
     assert response.status_code == 200
-    assert response.json() == {"status": "ready"}
+    assert response.json() == {
+        "status": "ready",
+        "knowledge": {
+            "embedder": "hashing:char34-v1/384",
+            "dim": 384,
+            "keyword_search": "sqlite-fts5" if backend == "sqlite" else "postgres-tsvector",
+            "vector_search": "exact-numpy",
+        },
+    }
 
 
 async def test_ready_503_when_schema_behind(client: httpx.AsyncClient, settings: Settings) -> None:

@@ -20,6 +20,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.auth.conftest import Clients
 from tests.factories import create_agent, create_room, create_session
+from tests.knowledge.helpers import settled
 
 PUBLIC = {("GET", "/health"), ("GET", "/ready")}
 COLLECTIONS = {
@@ -40,6 +41,13 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/agents/{agent_id}/sessions"): {"title": "intruder"},
     ("POST", "/v1/sessions/{session_id}/turns"): {"message": "@alpha tell me secrets"},
 }
+# Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
+FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (
+    "/v1/rooms/{room_id}/documents", "/v1/agents/{agent_id}/documents",
+)}  # fmt: skip
+PARAMS = {("GET", p): {"q": "secret"} for p in (
+    "/v1/rooms/{room_id}/knowledge/search", "/v1/agents/{agent_id}/knowledge/search",
+)}  # fmt: skip
 
 
 async def _alice_world(users: Clients) -> dict[str, str]:
@@ -52,6 +60,10 @@ async def _alice_world(users: Clients) -> dict[str, str]:
     assert turn.status_code == 201, turn.text
     async with unit_of_work(users.app.state.db, write=False) as db:
         alice_id = await db.scalar(select(User.id).where(User.name == "alice"))
+    files = {"file": ("secret.txt", b"The secret recipe uses saffron.")}
+    document = await alice.post(f"/v1/rooms/{room['id']}/documents", files=files)
+    assert document.status_code == 202, document.text
+    assert (await settled(alice, document.json()["id"]))["status"] == "ready"
     return {
         "room_id": room["id"],
         "agent_id": agent_id,
@@ -60,6 +72,7 @@ async def _alice_world(users: Clients) -> dict[str, str]:
         "turn_id": turn.json()["id"],
         "message_id": turn.json()["messages"][1]["id"],
         "user_id": str(alice_id),
+        "document_id": document.json()["id"],
     }
 
 
@@ -76,6 +89,9 @@ async def _snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
         "/v1/sessions/{session_id}/turns",
         "/v1/turns/{turn_id}",
         "/v1/turns/{turn_id}/events",
+        "/v1/documents/{document_id}",
+        "/v1/rooms/{room_id}/documents",
+        "/v1/rooms/{room_id}/knowledge/search?q=saffron",
     ]
     state = []
     for path in paths:
@@ -97,7 +113,10 @@ async def _call_as_bob(
     body = BODIES.get((method, path))
     if body is not None and "agent_id" in body:
         body = {**body, "agent_id": bob_agent}
-    return url, await users.bob.request(method, url, json=body)
+    files, params = FILES.get((method, path)), PARAMS.get((method, path))
+    if files is not None:
+        return url, await users.bob.request(method, url, files=files)
+    return url, await users.bob.request(method, url, json=body, params=params)
 
 
 async def test_bob_gets_404_for_every_route_with_alices_ids(

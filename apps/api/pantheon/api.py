@@ -7,13 +7,16 @@ included with the authentication dependency, so a new route is authenticated by 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, FastAPI
+from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel
 
 from pantheon.agents.routes import router as agents_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
 from pantheon.errors import ServiceUnavailable, error_responses
+from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
+from pantheon.knowledge.routes import router as knowledge_router
+from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
@@ -27,6 +30,11 @@ models = APIRouter(tags=["models"])
 
 class Health(BaseModel):
     status: str
+
+
+class Ready(BaseModel):
+    status: str
+    knowledge: KnowledgeStatus
 
 
 class ModelRead(BaseModel):
@@ -52,7 +60,7 @@ async def health() -> Health:
 
 
 @ops.get("/ready", responses=error_responses(503))
-async def ready(db: DatabaseDep) -> Health:
+async def ready(db: DatabaseDep, request: Request) -> Ready:
     """The database answers and its schema is at the latest migration."""
     try:
         current = await schema_is_current(db.engine)
@@ -60,7 +68,7 @@ async def ready(db: DatabaseDep) -> Health:
         raise ServiceUnavailable(f"database unreachable: {type(exc).__name__}") from exc
     if not current:
         raise ServiceUnavailable("database schema is not at the latest migration; run migrate")
-    return Health(status="ready")
+    return Ready(status="ready", knowledge=knowledge_status(request.app.state.embedder, db))
 
 
 @models.get("/v1/models")
@@ -96,6 +104,7 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(tools_router, dependencies=auth, responses=error_responses(401, 422))
     turns = error_responses(401, 404, 409, 413, 422, 429, 503)
     app.include_router(turns_router, dependencies=auth, responses=turns)
+    app.include_router(knowledge_router, dependencies=auth, responses=KNOWLEDGE_ERRORS)
     app.include_router(
         admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 422)
     )

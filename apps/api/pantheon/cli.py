@@ -1,4 +1,4 @@
-"""Command line: ``pantheon serve | migrate | run-local | users | keys``.
+"""Command line: ``pantheon serve | migrate | run-local | users | keys | knowledge``.
 
 ``run-local`` is what ``make run`` calls: SQLite, the bundled SmolLM2 model behind
 llama-cpp-python's OpenAI-compatible server as a child process, and a demo room.
@@ -62,6 +62,11 @@ def _parser() -> argparse.ArgumentParser:
     local.add_argument("--host", default="127.0.0.1")
     local.add_argument("--port", type=int, default=8000)
     local.add_argument("--model-port", type=int, default=8081)
+    knowledge = commands.add_parser("knowledge", help="documents and search")
+    knowledge_commands = knowledge.add_subparsers(dest="knowledge_command", required=True)
+    knowledge_commands.add_parser(
+        "reindex", help="re-embed chunks made by another embedder (after changing it)"
+    )
     add_commands(commands)
     return parser
 
@@ -98,6 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "migrate":
             asyncio.run(upgrade(settings.resolved_database_url))
             print("database schema is at the latest revision")
+        elif args.command == "knowledge":
+            from pantheon.knowledge.reindex import reindex
+
+            count = asyncio.run(reindex(settings, sys.stdout))
+            print(f"{count} chunk(s) re-embedded")
         elif args.command == "run-local":
             run_event_loop(_run_local(settings, args.host, args.port, args.model_port))
     except AppError as exc:

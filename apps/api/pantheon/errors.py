@@ -55,6 +55,11 @@ class Unauthorized(AppError):
     code = "unauthorized"
 
 
+class TooLarge(AppError):
+    status_code = 413
+    code = "too_large"
+
+
 class TooManyRequests(AppError):
     status_code = 429
     code = "rate_limited"

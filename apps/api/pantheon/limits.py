@@ -13,9 +13,11 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import Request
@@ -64,6 +66,31 @@ async def limit_turn_rate(request: Request, principal: PrincipalDep, settings: S
         )
 
 
+@dataclass(frozen=True, slots=True)
+class RouteLimit:
+    """A body limit of its own for some routes (uploads), named in the 413 message."""
+
+    method: str
+    path: re.Pattern[str]
+    max_bytes: int
+    message: str
+
+
+# Room for the multipart envelope (boundaries, part headers) around a file of max_bytes:
+# the file's own size is checked exactly by the knowledge service.
+MULTIPART_OVERHEAD = 64 * 1024
+UPLOAD_PATH = re.compile(r"^/v1/(rooms|agents)/[^/]+/documents/?$")
+
+
+def upload_limits(max_file_bytes: int) -> list[RouteLimit]:
+    """Document uploads may carry a file of ``knowledge.max_bytes`` (not the JSON limit)."""
+    message = (
+        f"the upload is larger than {max_file_bytes} bytes "
+        "(knowledge.max_bytes, PANTHEON_KNOWLEDGE__MAX_BYTES)"
+    )
+    return [RouteLimit("POST", UPLOAD_PATH, max_file_bytes + MULTIPART_OVERHEAD, message)]
+
+
 def _too_large_message(max_bytes: int) -> str:
     return f"request body is larger than {max_bytes} bytes (PANTHEON_LIMITS__MAX_BODY_BYTES)"
 
@@ -75,8 +102,8 @@ class BodyTooLarge(HTTPException):
     there would become a 400) and the exception handler renders the 413.
     """
 
-    def __init__(self, max_bytes: int) -> None:
-        super().__init__(status_code=413, detail=_too_large_message(max_bytes))
+    def __init__(self, message: str) -> None:
+        super().__init__(status_code=413, detail=message)
 
 
 class BodyTimedOut(HTTPException):
@@ -93,22 +120,36 @@ class BodyTimedOut(HTTPException):
 
 
 class BodySizeLimit:
-    """413 for request bodies over ``max_bytes``, declared or streamed; 408 for a body
-    still incomplete ``timeout_s`` after the app first asked for it (a stalled client
-    would otherwise hold the request, and its worker, forever)."""
+    """413 for request bodies over ``max_bytes`` (or a route's own limit), declared or
+    streamed; 408 for a body still incomplete ``timeout_s`` after the app first asked
+    for it (a stalled client would otherwise hold the request, and its worker, forever)."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int, timeout_s: float = 60.0) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        timeout_s: float = 60.0,
+        routes: Sequence[RouteLimit] = (),
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s
+        self.routes = list(routes)
+
+    def _limit(self, scope: Scope) -> tuple[int, str]:
+        for route in self.routes:
+            if scope.get("method") == route.method and route.path.match(scope.get("path", "")):
+                return route.max_bytes, route.message
+        return self.max_bytes, _too_large_message(self.max_bytes)
 
     async def __call__(self, scope: Scope, receive: ASGIApp, send: ASGIApp) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes, too_large = self._limit(scope)
         declared = dict(scope["headers"]).get(b"content-length", b"")
-        if declared.isdigit() and int(declared) > self.max_bytes:
-            await self._reject(send)
+        if declared.isdigit() and int(declared) > max_bytes:
+            await self._reject(send, too_large)
             return
         received = 0
         started = False
@@ -130,8 +171,8 @@ class BodySizeLimit:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 body_done = not message.get("more_body", False)
-                if received > self.max_bytes:
-                    raise BodyTooLarge(self.max_bytes)
+                if received > max_bytes:
+                    raise BodyTooLarge(too_large)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -143,15 +184,10 @@ class BodySizeLimit:
             await self.app(scope, counting_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._reject(send)
+                await self._reject(send, too_large)
 
-    async def _reject(self, send: ASGIApp) -> None:
-        body = json.dumps(
-            {
-                "detail": _too_large_message(self.max_bytes),
-                "code": "too_large",
-            }
-        ).encode()
+    async def _reject(self, send: ASGIApp, message: str) -> None:
+        body = json.dumps({"detail": message, "code": "too_large"}).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": 413, "headers": headers})

@@ -12,7 +12,9 @@ from pantheon.api import mount_routers
 from pantheon.auth import Principal, ensure_local_user
 from pantheon.db.engine import Database
 from pantheon.errors import install_error_handlers
-from pantheon.limits import BodySizeLimit, RateLimiter
+from pantheon.knowledge.lifecycle import start_knowledge
+from pantheon.knowledge.tool import make_search_knowledge
+from pantheon.limits import BodySizeLimit, RateLimiter, upload_limits
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
@@ -46,11 +48,18 @@ def create_app(
                 from pantheon.seed import seed_demo_room
 
                 await seed_demo_room(db, app.state.local_user_id, settings)
-            # MCP connections outlive every turn: they close after running turns finish.
-            async with open_toolbox(settings) as toolbox:
-                app.state.tools = toolbox
-                yield
-                await live_turns.shutdown(settings.turns.shutdown_grace_s)
+            ingest = await start_knowledge(app, settings, db, http)
+            try:
+                # MCP connections outlive every turn: they close after running turns finish.
+                async with open_toolbox(settings) as toolbox:
+                    toolbox.registry.register(
+                        make_search_knowledge(db, app.state.embedder, app.state.vector_cache)
+                    )
+                    app.state.tools = toolbox
+                    yield
+                    await live_turns.shutdown(settings.turns.shutdown_grace_s)
+            finally:
+                await ingest.stop()
         finally:
             await http.aclose()
             await db.dispose()
@@ -66,6 +75,7 @@ def create_app(
         BodySizeLimit,
         max_bytes=settings.limits.max_body_bytes,
         timeout_s=settings.limits.body_timeout_s,
+        routes=upload_limits(settings.knowledge.max_bytes),
     )
     mount_routers(app)
     mount_web(app)

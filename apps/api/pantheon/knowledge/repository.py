@@ -1,0 +1,139 @@
+"""Document and chunk queries: every read is scoped to an owner (or, for the background
+worker, to one document id it was handed)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import TypeVarTuple
+
+from sqlalchemy import Select, delete, func, select, update
+
+from pantheon.db.base import utcnow
+from pantheon.db.models import Chunk, Document
+from pantheon.db.repository import Repository, as_uuid
+from pantheon.knowledge.formats import DocumentStatus
+
+
+class DocumentRepository(Repository):
+    def _owned(self, owner_id: uuid.UUID) -> Select[Document]:
+        return select(Document).where(Document.owner_id == owner_id)
+
+    async def get(self, owner_id: uuid.UUID, document_id: str | uuid.UUID) -> Document | None:
+        ident = as_uuid(document_id)
+        if ident is None:
+            return None
+        return await self.session.scalar(self._owned(owner_id).where(Document.id == ident))
+
+    async def get_any(self, document_id: uuid.UUID) -> Document | None:
+        """For the ingest worker, which was handed the id by an owner-checked request."""
+        return await self.session.get(Document, document_id)
+
+    async def in_place(self, place: str, sha256: str) -> Document | None:
+        query = select(Document).where(Document.place == place, Document.sha256 == sha256)
+        return await self.session.scalar(query)
+
+    async def list_page(
+        self, owner_id: uuid.UUID, place: str, *, limit: int, offset: int
+    ) -> tuple[list[Document], int]:
+        query = (
+            self._owned(owner_id)
+            .where(Document.place == place)
+            .order_by(Document.created_at, Document.id)
+        )
+        return await self.page(query, limit=limit, offset=offset)
+
+    async def pending_ids(self) -> list[uuid.UUID]:
+        query = (
+            select(Document.id)
+            .where(Document.status == DocumentStatus.PENDING)
+            .order_by(Document.created_at)
+        )
+        return list((await self.session.scalars(query)).all())
+
+    def add(self, row: Document) -> None:
+        self.session.add(row)
+
+    async def delete(self, row: Document) -> None:
+        """The document and its chunks (explicitly: SQLite's FTS triggers see each row)."""
+        await self.session.execute(delete(Chunk).where(Chunk.document_id == row.id))
+        await self.session.delete(row)
+
+    async def replace_chunks(self, document_id: uuid.UUID, chunks: Sequence[Chunk]) -> None:
+        await self.session.execute(delete(Chunk).where(Chunk.document_id == document_id))
+        self.session.add_all(chunks)
+
+
+Ts = TypeVarTuple("Ts")
+
+
+class ChunkRepository(Repository):
+    """Search-side reads over the chunks of ready documents in some places of one owner."""
+
+    def scoped(self, owner_id: uuid.UUID, places: Sequence[str], query: Select[*Ts]) -> Select[*Ts]:
+        """``query`` over chunks, restricted to ready documents of ``owner_id`` in ``places``."""
+        return query.join(Document, Document.id == Chunk.document_id).where(
+            Document.owner_id == owner_id,
+            Document.place.in_(places),
+            Document.status == DocumentStatus.READY,
+        )
+
+    async def ranked_ids(self, query: Select[uuid.UUID], limit: int) -> list[uuid.UUID]:
+        return list((await self.session.execute(query.limit(limit))).scalars().all())
+
+    async def vectors(
+        self, owner_id: uuid.UUID, places: Sequence[str], embedder: str
+    ) -> tuple[list[uuid.UUID], list[bytes]]:
+        query = self.scoped(
+            owner_id, places, select(Chunk.id, Chunk.embedding).where(Chunk.embedder == embedder)
+        )
+        rows = (await self.session.execute(query)).all()
+        return [r[0] for r in rows], [r[1] for r in rows]
+
+    async def fingerprint(self, owner_id: uuid.UUID, place: str) -> tuple[int, int, str]:
+        """What a place's vectors were built from (see ``vector_cache``): its ready
+        documents' count, chunk total and latest update, from the documents table alone
+        (reindex touches the documents whose chunks it re-embeds)."""
+        query = select(
+            func.count(Document.id), func.sum(Document.chunk_count), func.max(Document.updated_at)
+        ).where(
+            Document.owner_id == owner_id,
+            Document.place == place,
+            Document.status == DocumentStatus.READY,
+        )
+        documents, chunks, latest = (await self.session.execute(query)).one()
+        return int(documents), int(chunks or 0), str(latest)
+
+    async def hits(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, tuple[Chunk, str]]:
+        """Chunks by id with their document's filename."""
+        query = (
+            select(Chunk, Document.filename)
+            .join(Document, Document.id == Chunk.document_id)
+            .where(Chunk.id.in_(ids))
+        )
+        return {chunk.id: (chunk, name) for chunk, name in await self.session.execute(query)}
+
+    async def stale(self, embedder: str, limit: int) -> list[tuple[uuid.UUID, str]]:
+        """Chunks embedded by another embedder (for reindex), ``limit`` at a time."""
+        query = select(Chunk.id, Chunk.text).where(Chunk.embedder != embedder).limit(limit)
+        return [(r[0], r[1]) for r in await self.session.execute(query)]
+
+    async def count_stale(self, embedder: str) -> int:
+        query = select(func.count()).select_from(Chunk).where(Chunk.embedder != embedder)
+        return int((await self.session.scalar(query)) or 0)
+
+    async def touch_documents(self, chunk_ids: Sequence[uuid.UUID]) -> None:
+        """Mark the documents of these chunks updated (their vectors changed)."""
+        owners = select(Chunk.document_id).where(Chunk.id.in_(chunk_ids))
+        await self.session.execute(
+            update(Document).where(Document.id.in_(owners)).values(updated_at=utcnow())
+        )
+
+    async def set_embedding(
+        self, chunk_id: uuid.UUID, embedder: str, dim: int, blob: bytes
+    ) -> None:
+        await self.session.execute(
+            update(Chunk)
+            .where(Chunk.id == chunk_id)
+            .values(embedder=embedder, dim=dim, embedding=blob)
+        )

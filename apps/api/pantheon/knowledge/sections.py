@@ -1,0 +1,27 @@
+"""What a parser hands the chunker: ordered sections of text with their page and heading."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A structural unit of a document: a PDF page, a Markdown/HTML/DOCX heading's body,
+    a CSV row. ``page`` is 1-based and only set for paged formats."""
+
+    text: str
+    page: int | None = None
+    heading: str | None = None
+
+
+class ParseError(Exception):
+    """The file cannot give text; ``str(exc)`` is the reason shown on the failed document."""
+
+
+def require_text(sections: list[Section], what: str) -> list[Section]:
+    """Drop empty sections; ``ParseError`` when nothing is left."""
+    kept = [s for s in sections if s.text.strip()]
+    if not kept:
+        raise ParseError(f"no extractable text in this {what}")
+    return kept

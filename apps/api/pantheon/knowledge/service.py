@@ -1,0 +1,140 @@
+"""Document rules: the place (an owner's room or agent), type and size checks, dedupe by
+SHA-256 per place, and delete with chunks and file.
+
+Uploads are staged on disk in a worker thread; the 415/413 checks run on the staged file,
+which is dropped on any refusal. The ingest itself is started by the route after the
+commit (a background task), so the worker never looks for a row that is not there yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import BinaryIO
+
+from sqlalchemy.exc import IntegrityError
+
+from pantheon.agents.repository import AgentRepository
+from pantheon.db.base import utcnow
+from pantheon.db.models import Document
+from pantheon.errors import AppError, TooLarge, not_found
+from pantheon.knowledge.formats import FORMATS, DocumentStatus, Format, UnsupportedFormat, detect
+from pantheon.knowledge.repository import DocumentRepository
+from pantheon.knowledge.storage import DocumentStore, FileTooLarge, StagedFile
+from pantheon.rooms.repository import RoomRepository
+from pantheon.text import clean_text
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class UnsupportedMediaType(AppError):
+    """415: the message names the accepted types."""
+
+    status_code = 415
+    code = "unsupported_media_type"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where documents live: a room (shared by its agents) or an agent."""
+
+    key: str
+    room_id: uuid.UUID | None = None
+    agent_id: uuid.UUID | None = None
+
+
+def clean_filename(raw: str | None) -> str:
+    """The base name without control characters, at most 255 characters."""
+    name = _UNPRINTABLE.sub("", PurePath(clean_text(raw or "").replace("\\", "/")).name).strip()
+    return (name or "upload")[:255]
+
+
+class DocumentService:
+    def __init__(self, repo: DocumentRepository, store: DocumentStore, max_bytes: int) -> None:
+        self.repo = repo
+        self.store = store
+        self.max_bytes = max_bytes
+
+    async def place(self, owner_id: uuid.UUID, kind: str, ident: str) -> Place:
+        """The caller's room or agent; 404 when it is not theirs or does not exist."""
+        session = self.repo.session
+        if kind == "room":
+            room = await RoomRepository(session).get(owner_id, ident)
+            if room is None:
+                raise not_found("room", ident)
+            return Place(f"room:{room.id}", room_id=room.id)
+        agent = await AgentRepository(session).get(owner_id, ident)
+        if agent is None:
+            raise not_found("agent", ident)
+        return Place(f"agent:{agent.id}", agent_id=agent.id)
+
+    async def upload(
+        self, owner_id: uuid.UUID, place: Place, filename: str | None, source: BinaryIO
+    ) -> tuple[Document, bool]:
+        """The new pending document (``True``), or the existing one with the same bytes."""
+        name = clean_filename(filename)
+        staged = await self._stage(source)
+        try:
+            fmt = detect(name, staged.head)
+        except UnsupportedFormat as exc:
+            await asyncio.to_thread(self.store.discard, staged.path)
+            raise UnsupportedMediaType(str(exc)) from None
+        existing = await self.repo.in_place(place.key, staged.sha256)
+        if existing is None:
+            row = self._row(owner_id, place, name, fmt, staged)
+            try:
+                async with self.repo.session.begin_nested():
+                    self.repo.add(row)
+            except IntegrityError:  # the same bytes, uploaded concurrently, won the race
+                existing = await self.repo.in_place(place.key, staged.sha256)
+            else:
+                await asyncio.to_thread(self.store.keep, staged, row.id)
+                return row, True
+        await asyncio.to_thread(self.store.discard, staged.path)
+        if existing is None:
+            raise RuntimeError("duplicate document vanished during upload")
+        return existing, False
+
+    async def _stage(self, source: BinaryIO) -> StagedFile:
+        try:
+            return await asyncio.to_thread(self.store.stage, source, self.max_bytes)
+        except FileTooLarge:
+            raise TooLarge(
+                f"the file is larger than {self.max_bytes} bytes "
+                "(knowledge.max_bytes, PANTHEON_KNOWLEDGE__MAX_BYTES)",
+                limit=self.max_bytes,
+            ) from None
+
+    @staticmethod
+    def _row(
+        owner_id: uuid.UUID, place: Place, name: str, fmt: Format, staged: StagedFile
+    ) -> Document:
+        return Document(
+            id=uuid.uuid4(),
+            owner_id=owner_id,
+            room_id=place.room_id,
+            agent_id=place.agent_id,
+            place=place.key,
+            filename=name,
+            format=fmt.value,
+            content_type=FORMATS[fmt].content_type,
+            bytes=staged.size,
+            sha256=staged.sha256,
+            status=DocumentStatus.PENDING,
+            created_at=utcnow(),
+        )
+
+    async def get(self, owner_id: uuid.UUID, document_id: str) -> Document:
+        row = await self.repo.get(owner_id, document_id)
+        if row is None:
+            raise not_found("document", document_id)
+        return row
+
+    async def delete(self, owner_id: uuid.UUID, document_id: str) -> None:
+        """The row and its chunks now; the file too (a later resume would just fail it)."""
+        row = await self.get(owner_id, document_id)
+        await self.repo.delete(row)
+        await asyncio.to_thread(self.store.discard, self.store.path_of(row.id))

@@ -1,0 +1,100 @@
+"""K3: search latency (p50/p95) at N chunks on SQLite and PostgreSQL.
+
+Chunks are written straight into the tables (100 per ready document, one room), with
+texts cut from the corpus plus a unique token, and vectors from the hashing embedder
+(384 dims, like e5-small); searching costs the same whatever made the vectors. Each of
+the 54 corpus questions is searched once per mode through the search service, with the
+app's vector cache (the first search of a place loads its vectors: reported on its own
+row); the hashing query embedding is included (about 0.1 ms); a local e5 query embedding
+adds its own time (K4).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from pantheon.db.base import utcnow
+from pantheon.db.models import Chunk, Document
+from pantheon.db.uow import unit_of_work
+from pantheon.knowledge.embedders.hashing import HashingEmbedder
+from pantheon.knowledge.repository import ChunkRepository
+from pantheon.knowledge.search import KnowledgeSearch, Mode
+from pantheon.knowledge.vectors import to_blob
+from pantheon_bench.knowledge.app import Running, database, post, running
+from pantheon_bench.knowledge.corpus import PASSAGES, QUESTIONS
+from pantheon_bench.results import BenchResult, Row, fmt, percentile
+
+PER_DOCUMENT = 100
+MODES: tuple[Mode, ...] = ("hybrid", "vector", "keyword")
+
+
+def _texts(n: int) -> list[str]:
+    sentences = [s.strip() + "." for p in PASSAGES.values() for s in p.split(".") if s.strip()]
+    return [
+        " ".join(sentences[(i * 7 + k) % len(sentences)] for k in range(4)) + f" item{i}"
+        for i in range(n)
+    ]
+
+
+async def _fill(live: Running, place_room: str, n: int) -> None:
+    embedder: HashingEmbedder = live.app.state.embedder
+    owner = live.app.state.local_user_id
+    texts = _texts(n)
+    for start in range(0, n, PER_DOCUMENT * 10):
+        async with unit_of_work(live.app.state.db, write=True) as session:
+            for doc_start in range(start, min(n, start + PER_DOCUMENT * 10), PER_DOCUMENT):
+                batch = texts[doc_start : doc_start + PER_DOCUMENT]
+                document = Document(
+                    id=uuid.uuid4(), owner_id=owner, room_id=uuid.UUID(place_room),
+                    place=f"room:{place_room}", filename=f"doc{doc_start}.txt", format="txt",
+                    content_type="text/plain", bytes=1, sha256=uuid.uuid4().hex, status="ready",
+                    chunk_count=len(batch), created_at=utcnow(),
+                )  # fmt: skip
+                session.add(document)
+                await session.flush()  # the chunks' foreign key needs the row first
+                vectors = embedder.embed_sync(batch)
+                session.add_all(
+                    Chunk(id=uuid.uuid4(), document_id=document.id, position=i, text=text,
+                          embedder=embedder.ident, dim=embedder.dim, embedding=to_blob(vector))
+                    for i, (text, vector) in enumerate(zip(batch, vectors, strict=True))
+                )  # fmt: skip
+
+
+async def _latencies(
+    live: Running, room_id: str, mode: Mode, questions: list[tuple[str, str]]
+) -> list[float]:
+    owner, state = live.app.state.local_user_id, live.app.state
+    times = []
+    for question, _topic in questions:
+        started = time.perf_counter()
+        async with unit_of_work(state.db, write=False) as session:
+            chunks = ChunkRepository(session)
+            search = KnowledgeSearch(chunks, state.embedder, state.db.dialect, state.vector_cache)
+            await search.search(owner, [f"room:{room_id}"], question, 5, mode)
+        times.append(time.perf_counter() - started)
+    return times
+
+
+async def run(sizes: list[int], backends: list[str]) -> BenchResult:
+    result = BenchResult("K3", "Search latency by corpus size", "-")
+    for backend in backends:
+        for n in sizes:
+            async with database(backend) as url, running(url, "hashing") as live:
+                room = await post(live.http, "/v1/rooms", json={"name": "k3"})
+                await _fill(live, room["id"], n)
+                cold = await _latencies(live, room["id"], "vector", QUESTIONS[:1])
+                shown = f"{fmt(cold[0] * 1000, 1)} ms"
+                result.rows.append(
+                    Row(f"{backend}, {n} chunks", "first search (loads vectors)", shown)
+                )
+                for mode in MODES:
+                    times = await _latencies(live, room["id"], mode, QUESTIONS)
+                    p50, p95 = percentile(times, 50), percentile(times, 95)
+                    shown = f"{fmt(p50 * 1000, 1)} / {fmt(p95 * 1000, 1)} ms"
+                    result.rows.append(Row(f"{backend}, {n} chunks", f"{mode} p50 / p95", shown))
+                    result.raw[f"{backend}/{n}/{mode}"] = {
+                        "p50_ms": p50 * 1000,
+                        "p95_ms": p95 * 1000,
+                    }
+    return result
