@@ -22,6 +22,7 @@ from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.runner import TurnJob, execute_turn
 from pantheon.turns.schemas import TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.snapshot import ClientContext
 from pantheon.turns.views import turn_detail, turn_read
 
 
@@ -41,9 +42,16 @@ class TurnService:
     registry: LiveTurnRegistry
 
     async def start(
-        self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
+        self,
+        owner_id: uuid.UUID,
+        session_id: str,
+        data: TurnCreate,
+        key: str | None,
+        context: ClientContext | None = None,
     ) -> StartedTurn:
-        """Validate, then start a turn, or join the one this Idempotency-Key refers to."""
+        """Validate, then start a turn, or join the one this Idempotency-Key refers to.
+
+        ``context``: history and instructions a client supplies itself (the facade)."""
         self.registry.ensure_accepting()  # fail fast, before any database read
         body_hash = request_hash(data) if key is not None else None
         if key is not None and (running := self._running_with_key(owner_id, session_id, key)):
@@ -52,7 +60,9 @@ class TurnService:
             ensure_same_request(running.request_hash, body_hash)
             return StartedTurn(running.turn_id, running)
         async with unit_of_work(self.db, write=False) as session:
-            prepared = await prepare_turn(session, self.settings, owner_id, session_id, data, key)
+            prepared = await prepare_turn(
+                session, self.settings, owner_id, session_id, data, key, context
+            )
         if prepared.existing is not None:
             return StartedTurn(str(prepared.existing.id), None)
         snapshot = prepared.snapshot
