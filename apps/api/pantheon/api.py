@@ -14,6 +14,7 @@ from pantheon.agents.routes import router as agents_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
 from pantheon.errors import ServiceUnavailable, error_responses
+from pantheon.facade.routes import router as openai_router
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.turns.routes import router as turns_router
@@ -97,3 +98,5 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(
         admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 422)
     )
+    # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
+    app.include_router(openai_router, dependencies=auth)
