@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException
 
 from pantheon.deps import PrincipalDep, SettingsDep
 from pantheon.errors import TooManyRequests
+from pantheon.facade.errors import FACADE_PREFIX, error_body
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -90,7 +91,7 @@ class BodySizeLimit:
             return
         declared = dict(scope["headers"]).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > self.max_bytes:
-            await self._reject(send)
+            await self._reject(send, scope.get("path", ""))
             return
         received = 0
         started = False
@@ -113,15 +114,15 @@ class BodySizeLimit:
             await self.app(scope, counting_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._reject(send)
+                await self._reject(send, scope.get("path", ""))
 
-    async def _reject(self, send: ASGIApp) -> None:
-        body = json.dumps(
-            {
-                "detail": _too_large_message(self.max_bytes),
-                "code": "too_large",
-            }
-        ).encode()
+    async def _reject(self, send: ASGIApp, path: str) -> None:
+        message = _too_large_message(self.max_bytes)
+        if path.startswith(FACADE_PREFIX):  # OpenAI clients parse OpenAI's error shape
+            shaped = error_body(413, message)
+        else:
+            shaped = {"detail": message, "code": "too_large"}
+        body = json.dumps(shaped).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": 413, "headers": headers})
