@@ -1,12 +1,15 @@
 """Unlike the native API, a client that leaves a streamed completion cancels its turn
-(nobody could resume it); the turn still records what it produced. Needs a real server."""
+(nobody could resume it); the turn still records what it produced. Leaving needs a real
+server; a turn cancelled through the native API answers with what it had."""
 
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+import httpx
 import openai
+from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.facade.conftest import room_model, user
@@ -53,3 +56,22 @@ async def test_a_finished_stream_is_not_cancelled(serve: Serve, scripted: Script
         turn = await _recorded(live, chunks[0].id.removeprefix("chatcmpl-"))
         await sdk.close()
     assert turn["status"] == "completed"
+
+
+async def test_a_turn_cancelled_through_the_native_api_answers_what_it_had(
+    app: FastAPI, client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    scripted.script("one two three four five six", agent="alpha", chunk_delay_s=0.2)
+    model = await room_model(client, ["alpha"], "roundtable")
+    call = asyncio.create_task(oai.chat.completions.create(model=model, messages=[user("go")]))
+    for _ in range(500):  # wait for the first words of the turn
+        running = app.state.live_turns.running()
+        if running and any(e.event.type == "delta" for e in running[0].events):
+            break
+        await asyncio.sleep(0.01)
+    cancelled = await client.post(f"/v1/turns/{running[0].turn_id}/cancel")
+    assert cancelled.json()["status"] == "cancelled"
+    message = (await call).choices[0].message
+    assert (message.content or "").startswith("**Alpha**\n\none ")
+    assert "six" not in (message.content or "")
+    assert (message.model_extra or {})["reasoning_content"] == "The turn was cancelled.\n"

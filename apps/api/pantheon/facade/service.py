@@ -88,36 +88,39 @@ class FacadeService:
         async with unit_of_work(self.turns.db, write=False) as db:
             return await card(db, owner_id, model_id)
 
-    async def _session(
-        self, owner_id: uuid.UUID, model: str, message: str, named: str | None
-    ) -> tuple[str, bool]:
-        """The turn's session id, and whether it was opened for this completion."""
+    async def _named_session(self, owner_id: uuid.UUID, model: str, named: str) -> str:
+        """The X-Pantheon-Session session, checked against the model (read-only)."""
+        async with unit_of_work(self.turns.db, write=False) as db:
+            target = await resolve(db, owner_id, model)
+            chat = await SessionRepository(db).get(owner_id, named)
+            if chat is None:
+                raise ModelNotFound(f"session {named} (X-Pantheon-Session) not found")
+            _check_session(chat, target, model)
+            return str(chat.id)
+
+    async def _new_session(self, owner_id: uuid.UUID, model: str, message: str) -> str:
+        """A session of its own for this completion, in the room or on the agent."""
         async with unit_of_work(self.turns.db, write=True) as db:
             target = await resolve(db, owner_id, model)
             sessions = SessionService(SessionRepository(db))
-            if named is not None:
-                chat = await SessionRepository(db).get(owner_id, named)
-                if chat is None:
-                    raise ModelNotFound(f"session {named} (X-Pantheon-Session) not found")
-                _check_session(chat, target, model)
-                return str(chat.id), False
             data = SessionCreate(title=_title(message))
             if isinstance(target, Room):
                 chat = await sessions.create_in_room(owner_id, str(target.id), data)
             else:
                 chat = await sessions.create_standalone(owner_id, str(target.id), data)
-            return str(chat.id), True
+            return str(chat.id)
 
     async def start(
         self, owner_id: uuid.UUID, body: ChatCompletionCreate, named_session: str | None
     ) -> Completion:
         """Validate the request and start its turn; errors before the turn starts raise."""
         request = to_turn(body, self.turns.settings.turns)
-        if named_session is not None:  # the session's stored history, not the client's
+        opened = named_session is None
+        if named_session is None:
+            session_id = await self._new_session(owner_id, body.model, request.message)
+        else:  # the session's stored history, not the client's
             request = replace(request, context=replace(request.context, history=None))
-        session_id, opened = await self._session(
-            owner_id, body.model, request.message, named_session
-        )
+            session_id = await self._named_session(owner_id, body.model, named_session)
         try:
             started = await self.turns.start(
                 owner_id, session_id, TurnCreate(message=request.message), None, request.context
