@@ -154,3 +154,22 @@ async def test_busy_session_is_409(
     assert raised.value.code == "session_busy"
     assert "already has a running turn" in raised.value.message
     assert (await native).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("change", "param"),
+    [
+        ({"n": 2}, "n"),
+        ({"frobnicate": 1}, "frobnicate"),
+        ({"temperature": 3}, "temperature"),
+        ({"messages": [{"role": "wizard", "content": "x"}]}, "messages.0.role"),
+        ({"messages": [{"role": "tool", "content": "x"}, *HI]}, "messages[0]"),
+        ({"messages": [{"role": "system", "content": "x"}]}, "messages"),
+    ],
+)
+async def test_invalid_requests_name_the_field_in_param(
+    client: httpx.AsyncClient, change: dict[str, Any], param: str
+) -> None:
+    response = await client.post(URL, json={"model": "agent-x", "messages": HI, **change})
+    assert response.status_code == 400
+    assert response.json()["error"]["param"] == param

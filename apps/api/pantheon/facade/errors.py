@@ -49,7 +49,8 @@ _CODES = {
 
 
 class InvalidRequest(AppError):
-    """400: the request cannot be served as sent; the message names the field."""
+    """400: the request cannot be served as sent; the message names the field (and
+    ``param=`` names it for OpenAI's ``param``)."""
 
     status_code = 400
     code = "invalid_request"
@@ -90,38 +91,50 @@ class OpenAIErrorBody(BaseModel):
     error: OpenAIErrorDetail
 
 
-def error_body(status: int, message: str, code: str | None = None) -> dict[str, Any]:
-    """``{"error": {...}}`` for ``status``; ``code`` defaults to the status' usual one."""
+def error_body(
+    status: int, message: str, code: str | None = None, param: str | None = None
+) -> dict[str, Any]:
+    """``{"error": {...}}`` for ``status``; ``code`` defaults to the status' usual one;
+    ``param`` names the offending request field, when there is one."""
     status = 400 if status == 422 else status
     kind, default_code = _TYPES.get(
         status, ("server_error" if status >= 500 else "invalid_request_error", "error")
     )
     chosen = _CODES.get(code, code) if code else default_code
-    detail = OpenAIErrorDetail(message=message, type=kind, code=chosen)
+    detail = OpenAIErrorDetail(message=message, type=kind, param=param, code=chosen)
     return {"error": detail.model_dump()}
 
 
 def error_response(
-    status: int, message: str, code: str | None = None, headers: dict[str, str] | None = None
+    status: int,
+    message: str,
+    code: str | None = None,
+    headers: dict[str, str] | None = None,
+    param: str | None = None,
 ) -> JSONResponse:
     status = 400 if status == 422 else status
-    return JSONResponse(error_body(status, message, code), status_code=status, headers=headers)
+    body = error_body(status, message, code, param)
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-def _validation_message(exc: RequestValidationError) -> str:
-    problems = []
-    for error in exc.errors()[:5]:
-        where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
-        problems.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
-    return "invalid request body: " + "; ".join(problems)
+def _where(error: dict[str, Any]) -> str:
+    return ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+
+
+def _validation_response(exc: RequestValidationError) -> JSONResponse:
+    errors = list(exc.errors())
+    problems = [f"{_where(e) or 'body'}: {e.get('msg', 'invalid')}" for e in errors[:5]]
+    message = "invalid request body: " + "; ".join(problems)
+    return error_response(400, message, param=(_where(errors[0]) or None) if errors else None)
 
 
 def render(exc: Exception) -> Response:
     """The OpenAI-shaped response for an error raised while handling a facade request."""
     if isinstance(exc, AppError):
-        return error_response(exc.status_code, exc.message, exc.code, exc.headers)
+        param = exc.extra.get("param")
+        return error_response(exc.status_code, exc.message, exc.code, exc.headers, param)
     if isinstance(exc, RequestValidationError):
-        return error_response(400, _validation_message(exc))
+        return _validation_response(exc)
     assert isinstance(exc, HTTPException)
     headers = dict(exc.headers) if exc.headers else None
     return error_response(exc.status_code, str(exc.detail), None, headers)

@@ -64,15 +64,19 @@ class TurnRequest:
 
 def _check_fields(body: ChatCompletionCreate) -> None:
     if body.n is not None and body.n > 1:
-        raise InvalidRequest(f"n={body.n} is not supported: a turn gives one answer (n=1)")
+        raise InvalidRequest(
+            f"n={body.n} is not supported: a turn gives one answer (n=1)", param="n"
+        )
     if isinstance(body.stop, list) and len(body.stop) > MAX_STOP:
-        raise InvalidRequest(f"stop takes at most {MAX_STOP} sequences, got {len(body.stop)}")
+        raise InvalidRequest(
+            f"stop takes at most {MAX_STOP} sequences, got {len(body.stop)}", param="stop"
+        )
     for name, value in (body.model_extra or {}).items():
         if name in UNSUPPORTED:
             if value not in _OFF_VALUES.get(name, (None,)):
-                raise InvalidRequest(f"'{name}' is not supported: {UNSUPPORTED[name]}")
+                raise InvalidRequest(f"'{name}' is not supported: {UNSUPPORTED[name]}", param=name)
         elif name not in ACCEPTED_EXTRA:
-            raise InvalidRequest(f"unsupported field '{name}'")
+            raise InvalidRequest(f"unsupported field '{name}'", param=name)
 
 
 def _text(index: int, message: ChatMessageIn) -> str:
@@ -80,9 +84,11 @@ def _text(index: int, message: ChatMessageIn) -> str:
     extra = message.model_extra or {}
     for name in ("tool_calls", "function_call", "tool_call_id"):
         if extra.get(name):
-            raise InvalidRequest(f"{where}.{name}: {_TOOLS}")
+            raise InvalidRequest(f"{where}.{name}: {_TOOLS}", param=f"{where}.{name}")
     if message.role in ("tool", "function"):
-        raise InvalidRequest(f"{where}: role '{message.role}' is not supported: {_TOOLS}")
+        raise InvalidRequest(
+            f"{where}: role '{message.role}' is not supported: {_TOOLS}", param=where
+        )
     if message.content is None:
         return ""
     if isinstance(message.content, str):
@@ -92,7 +98,8 @@ def _text(index: int, message: ChatMessageIn) -> str:
         if part.type != "text" or part.text is None:
             raise InvalidRequest(
                 f"{where}.content: a part of type '{part.type}' is not supported; "
-                "Pantheon turns are text only"
+                "Pantheon turns are text only",
+                param=f"{where}.content",
             )
         texts.append(part.text)
     return "\n".join(texts)
@@ -122,10 +129,12 @@ def to_turn(body: ChatCompletionCreate, limits: TurnSettings) -> TurnRequest:
         else:
             history.append(HistoryEntry("assistant", text))
     if not history or history[-1].role != "user":
-        raise InvalidRequest("the last message (besides system messages) must be the user's")
+        raise InvalidRequest(
+            "the last message (besides system messages) must be the user's", param="messages"
+        )
     last = history.pop()
     if not last.content.strip():
-        raise InvalidRequest("the last user message is empty")
+        raise InvalidRequest("the last user message is empty", param="messages")
     kept = history[len(history) - limits.history_messages :] if limits.history_messages else []
     context = ClientContext(history=tuple(kept), instructions=_instructions(system, limits))
     include_usage = body.stream_options is not None and body.stream_options.include_usage
