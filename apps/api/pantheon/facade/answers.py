@@ -10,6 +10,7 @@ SDKs raise as an error. A client that goes away mid-stream cancels the turn.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import uuid
 from collections.abc import AsyncIterator
@@ -29,9 +30,10 @@ async def complete(
     """Wait for the whole turn; raises the OpenAI-mapped error when it produced no answer."""
     transcript = Transcript()
     parts: dict[str, list[str]] = {"content": [], "reasoning_content": []}
-    async for event in service.events(owner_id, completion):
-        for field, text in transcript.feed(event):
-            parts[field].append(text)
+    async with contextlib.aclosing(service.events(owner_id, completion)) as events:
+        async for event in events:
+            for field, text in transcript.feed(event):
+                parts[field].append(text)
     error = outcome_error(transcript, completion.turn.turn_id)
     if error is not None:
         raise error
@@ -69,9 +71,10 @@ async def stream(
 
     try:
         yield piece({"role": "assistant", "content": ""})
-        async for event in service.events(owner_id, completion):
-            for field, text in transcript.feed(event):
-                yield piece({field: text})
+        async with contextlib.aclosing(service.events(owner_id, completion)) as events:
+            async for event in events:
+                for field, text in transcript.feed(event):
+                    yield piece({field: text})
     finally:
         if not transcript.finished:
             completion.cancel()  # the client went away: nobody can resume this turn

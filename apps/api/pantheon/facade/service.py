@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -139,7 +139,7 @@ class FacadeService:
 
     async def events(
         self, owner_id: uuid.UUID, completion: Completion
-    ) -> AsyncIterator[dict[str, Any]]:
+    ) -> AsyncGenerator[dict[str, Any], None]:
         """The turn's events from the first, as the dicts its SSE stream carries."""
         async for _seq, data in await self.turns.events(owner_id, completion.turn.turn_id, 0):
             event: dict[str, Any] = json.loads(data)
