@@ -4,11 +4,14 @@ Every route of the OpenAPI schema except the public ones is called as bob with a
 room, agent, session, turn and user ids. Id-bearing routes must answer 404 (admin routes
 403), collection routes must not show alice's data, and afterwards alice's resources read
 exactly as before and no LLM was called. A route added without a case here fails the test.
+The OpenAI facade's routes are walked too: bob's chat completion names alice's room as
+its ``model`` (in the body), and ``GET /openai/v1/models/{model_id}`` gets her room.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any
 
@@ -30,6 +33,7 @@ COLLECTIONS = {
     ("POST", "/v1/agents"),
     ("GET", "/v1/models"),
     ("GET", "/v1/tools"),  # the deployment's catalog: no user's data in it
+    ("GET", "/openai/v1/models"),
 }
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/rooms"): {"name": "Bob's room"},
@@ -40,6 +44,10 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/rooms/{room_id}/sessions"): {"title": "intruder"},
     ("POST", "/v1/agents/{agent_id}/sessions"): {"title": "intruder"},
     ("POST", "/v1/sessions/{session_id}/turns"): {"message": "@alpha tell me secrets"},
+    ("POST", "/openai/v1/chat/completions"): {
+        "model": "room-{room_id}",
+        "messages": [{"role": "user", "content": "@alpha tell me secrets"}],
+    },
 }
 # Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
 FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (
@@ -73,6 +81,7 @@ async def _alice_world(users: Clients) -> dict[str, str]:
         "message_id": turn.json()["messages"][1]["id"],
         "user_id": str(alice_id),
         "document_id": document.json()["id"],
+        "model_id": f"room-{room['id']}",
     }
 
 
@@ -113,10 +122,13 @@ async def _call_as_bob(
     body = BODIES.get((method, path))
     if body is not None and "agent_id" in body:
         body = {**body, "agent_id": bob_agent}
+    if body is not None and "model" in body:  # the facade names alice's room in the body
+        body = {**body, "model": str(body["model"]).format(**ids)}
+    sent = url + json.dumps(body)
     files, params = FILES.get((method, path)), PARAMS.get((method, path))
     if files is not None:
-        return url, await users.bob.request(method, url, files=files)
-    return url, await users.bob.request(method, url, json=body, params=params)
+        return sent, await users.bob.request(method, url, files=files)
+    return sent, await users.bob.request(method, url, json=body, params=params)
 
 
 async def test_bob_gets_404_for_every_route_with_alices_ids(
@@ -128,7 +140,7 @@ async def test_bob_gets_404_for_every_route_with_alices_ids(
     calls_before = len(scripted.requests)
     walked: set[tuple[str, str]] = set()
     for method, path in sorted(_schema_routes(users) - PUBLIC):
-        url, response = await _call_as_bob(users, method, path, ids, bob_agent)
+        sent, response = await _call_as_bob(users, method, path, ids, bob_agent)
         walked.add((method, path))
         if path.startswith("/v1/admin/"):
             assert response.status_code == 403, (method, path, response.text)
@@ -138,7 +150,7 @@ async def test_bob_gets_404_for_every_route_with_alices_ids(
         else:
             assert response.status_code == 404, (method, path, response.text)
             # the 404 may echo the id bob sent, never any other of alice's ids
-            assert not any(v in response.text for v in ids.values() if v not in url)
+            assert not any(v in response.text for v in ids.values() if v not in sent)
     assert walked == _schema_routes(users) - PUBLIC
     assert len(scripted.requests) == calls_before, "bob's requests reached an LLM"
     assert await _snapshot(users.alice, ids) == before

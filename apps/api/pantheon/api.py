@@ -14,6 +14,7 @@ from pantheon.agents.routes import router as agents_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
 from pantheon.errors import ServiceUnavailable, error_responses
+from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
@@ -108,3 +109,5 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(
         admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 422)
     )
+    # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
+    app.include_router(openai_router, dependencies=auth)

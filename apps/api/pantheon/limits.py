@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 
 from pantheon.deps import PrincipalDep, SettingsDep
 from pantheon.errors import TooManyRequests
+from pantheon.facade.errors import FACADE_PREFIX, error_body
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -149,7 +150,7 @@ class BodySizeLimit:
         max_bytes, too_large = self._limit(scope)
         declared = dict(scope["headers"]).get(b"content-length", b"")
         if declared.isdigit() and int(declared) > max_bytes:
-            await self._reject(send, too_large)
+            await self._reject(send, too_large, scope.get("path", ""))
             return
         received = 0
         started = False
@@ -184,10 +185,14 @@ class BodySizeLimit:
             await self.app(scope, counting_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._reject(send, too_large)
+                await self._reject(send, too_large, scope.get("path", ""))
 
-    async def _reject(self, send: ASGIApp, message: str) -> None:
-        body = json.dumps({"detail": message, "code": "too_large"}).encode()
+    async def _reject(self, send: ASGIApp, message: str, path: str) -> None:
+        if path.startswith(FACADE_PREFIX):  # OpenAI clients parse OpenAI's error shape
+            shaped = error_body(413, message)
+        else:
+            shaped = {"detail": message, "code": "too_large"}
+        body = json.dumps(shaped).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": 413, "headers": headers})

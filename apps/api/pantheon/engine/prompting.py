@@ -3,7 +3,8 @@
 Promises:
 - An agent's system message is its role prompt, who it is, who else is in the room (one
   line per agent: key, name, role summary) and the rule "answer the user's task
-  directly; do not address other agents".
+  directly; do not address other agents", then the user's instructions when the turn
+  carries some (``AgentSnapshot.instructions``, from the OpenAI facade's system message).
 - History (earlier user messages and visible answers, labelled by speaker) is kept
   newest first, whole exchanges only, while it fits the budget: the alias' context window
   minus a reserve for the answer minus the rest of the prompt (chars/4 estimate).
@@ -67,6 +68,8 @@ def agent_system_prompt(agent: AgentSnapshot, roster: Sequence[AgentSnapshot]) -
     else:
         parts.append(f"You are {agent.name}.")
     parts.append("Answer the user's task directly; do not address other agents.")
+    if agent.instructions:
+        parts.append(f"The user's instructions:\n{agent.instructions.strip()}")
     return "\n\n".join(parts)
 
 

@@ -28,6 +28,9 @@ class AgentSnapshot:
     model: str
     position: int
     tools: tuple[str, ...] = ()
+    # The caller's standing instructions for this turn (the OpenAI facade's system
+    # message), added to this agent's system prompt; ``None`` for native turns.
+    instructions: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +41,17 @@ class HistoryEntry:
     content: str
     agent_key: str | None = None
     agent_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClientContext:
+    """Context a client supplies itself instead of the session's (the OpenAI facade).
+
+    ``history`` replaces the session's stored history when not ``None``; ``instructions``
+    go into every agent's system prompt (``AgentSnapshot.instructions``)."""
+
+    history: tuple[HistoryEntry, ...] | None = None
+    instructions: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

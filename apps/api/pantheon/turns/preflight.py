@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -17,6 +17,7 @@ from pantheon.engine.mentions import NoValidMention, require_mentions
 from pantheon.engine.snapshot import (
     MODES,
     AgentSnapshot,
+    ClientContext,
     HistoryEntry,
     HistoryRole,
     Mode,
@@ -103,6 +104,15 @@ async def _check_models(
         check_allowlisted(manager_model, allowlist, what="manager")
 
 
+def _with_instructions(
+    roster: tuple[AgentSnapshot, ...], context: ClientContext | None
+) -> tuple[AgentSnapshot, ...]:
+    """Every agent carries the client's instructions, when it sent some (facade)."""
+    if context is None or not context.instructions:
+        return roster
+    return tuple(replace(agent, instructions=context.instructions) for agent in roster)
+
+
 async def prepare_turn(
     db: AsyncSession,
     settings: Settings,
@@ -110,8 +120,10 @@ async def prepare_turn(
     session_id: str,
     data: TurnCreate,
     idempotency_key: str | None,
+    context: ClientContext | None = None,
 ) -> Preflight:
-    """Validate the request and freeze what the turn will see."""
+    """Validate the request and freeze what the turn will see (``context``: what an
+    external client supplies instead of the session's history, see ``ClientContext``)."""
     chat = await SessionRepository(db).get(owner_id, session_id)
     if chat is None:
         raise not_found("session", session_id)
@@ -129,6 +141,7 @@ async def prepare_turn(
             limit=limit,
         )
     mode, roster, manager_model = await _roster_and_mode(db, owner_id, chat, data)
+    roster = _with_instructions(roster, context)
     speakers: Sequence[AgentSnapshot] = roster
     if mode == "manual":
         try:
@@ -137,7 +150,11 @@ async def prepare_turn(
             raise Unprocessable(str(exc), room_keys=exc.keys) from exc
     manager_model = manager_model or settings.default_model
     await _check_models(db, owner_id, speakers, manager_model if mode == "orchestrator" else None)
-    history = await turns.history(chat.id, settings.turns.history_messages)
+    if context is not None and context.history is not None:
+        history: Sequence[HistoryEntry] = context.history
+    else:
+        stored = await turns.history(chat.id, settings.turns.history_messages)
+        history = [_history_entry(m) for m in stored]
     snapshot = TurnSnapshot(
         turn_id=str(uuid.uuid4()),
         session_id=str(chat.id),
@@ -145,7 +162,7 @@ async def prepare_turn(
         message=data.message,
         roster=roster,
         manager_model=manager_model,
-        history=tuple(_history_entry(m) for m in history),
+        history=tuple(history),
         orchestrator=settings.orchestrator,
         tool_limits=settings.tools,
         owner_id=str(owner_id),

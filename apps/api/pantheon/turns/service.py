@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.snapshot import ClientContext
 from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
@@ -44,20 +45,32 @@ class TurnService:
     tools: ToolRunner
 
     async def start(
-        self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
+        self,
+        owner_id: uuid.UUID,
+        session_id: str,
+        data: TurnCreate,
+        key: str | None,
+        context: ClientContext | None = None,
     ) -> StartedTurn:
-        """Validate, then start a turn, or join the one this Idempotency-Key refers to."""
+        """Validate, then start a turn, or join the one this Idempotency-Key refers to.
+
+        ``context``: history and instructions a client supplies itself (the facade)."""
         self.registry.ensure_accepting()  # fail fast, before any database read
         key = key or None  # an empty header is no key
         if key is None:
-            return await self._start(owner_id, session_id, data, None)
+            return await self._start(owner_id, session_id, data, None, context)
         # Requests with one key take turns from the registry check to the start, so a retry
         # sees the first turn either running here or, once it left, committed.
         async with self.registry.key_lock(owner_id, _canonical(session_id), key):
-            return await self._start(owner_id, session_id, data, key)
+            return await self._start(owner_id, session_id, data, key, context)
 
     async def _start(
-        self, owner_id: uuid.UUID, session_id: str, data: TurnCreate, key: str | None
+        self,
+        owner_id: uuid.UUID,
+        session_id: str,
+        data: TurnCreate,
+        key: str | None,
+        context: ClientContext | None,
     ) -> StartedTurn:
         body_hash = request_hash(data) if key is not None else None
         canonical = _canonical(session_id)
@@ -67,7 +80,9 @@ class TurnService:
             ensure_same_request(running.request_hash, body_hash)
             return StartedTurn(running.turn_id, running)
         async with unit_of_work(self.db, write=False) as session:
-            prepared = await prepare_turn(session, self.settings, owner_id, session_id, data, key)
+            prepared = await prepare_turn(
+                session, self.settings, owner_id, session_id, data, key, context
+            )
         if prepared.existing is not None:
             return StartedTurn(str(prepared.existing.id), None)
         snapshot = prepared.snapshot

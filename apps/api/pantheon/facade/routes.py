@@ -1,0 +1,102 @@
+"""OpenAI-compatible routes under ``/openai/v1``: models, chat completions, and a 404 in
+OpenAI's shape for every other path there. Errors come out in OpenAI's shape
+(``OpenAIRoute``); authentication, rate and size limits are the native API's."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Header, Request, Response
+from fastapi.responses import JSONResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UserIdDep
+from pantheon.engine.tooling import ToolRunner
+from pantheon.facade.answers import complete, stream
+from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, openai_responses
+from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
+from pantheon.facade.service import FacadeService
+from pantheon.limits import limit_turn_rate
+from pantheon.turns.live import LiveTurnRegistry
+from pantheon.turns.service import TurnService
+
+router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)
+SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
+
+
+def _service(
+    request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
+) -> FacadeService:
+    registry: LiveTurnRegistry = request.app.state.live_turns
+    tools: ToolRunner = request.app.state.tools
+    return FacadeService(TurnService(db, gateway, settings, registry, tools))
+
+
+ServiceDep = Annotated[FacadeService, Depends(_service)]
+
+
+@router.get("/models", responses=openai_responses(401))
+async def list_models(service: ServiceDep, user: UserIdDep) -> ModelList:
+    """Your rooms (room-<id>) and agents (agent-<key>) as OpenAI models."""
+    return await service.models(user)
+
+
+@router.get("/models/{model_id}", responses=openai_responses(400, 401, 404))
+async def get_model(model_id: str, service: ServiceDep, user: UserIdDep) -> ModelCard:
+    """One of your rooms or agents as an OpenAI model."""
+    return await service.model(user, model_id)
+
+
+@router.post(
+    "/chat/completions",
+    response_model=None,
+    dependencies=[Depends(limit_turn_rate)],  # before the turn: JSON and stream alike
+    responses={
+        200: {
+            "model": ChatCompletion,
+            "content": {"text/event-stream": {}},
+            "description": "The answer, or with stream=true its chat.completion.chunk stream",
+        },
+        **openai_responses(400, 401, 404, 409, 413, 429, 500, 502, 503),
+    },
+)
+async def create_chat_completion(
+    body: ChatCompletionCreate,
+    service: ServiceDep,
+    user: UserIdDep,
+    x_pantheon_session: Annotated[str | None, Header(max_length=64)] = None,
+) -> Response:
+    """Run one turn of a room (room-<id>) or agent (agent-<key>), OpenAI-style."""
+    completion = await service.start(user, body, x_pantheon_session)
+    headers = {
+        "X-Pantheon-Session": completion.session_id,
+        "X-Pantheon-Turn": completion.turn.turn_id,
+    }
+    if completion.request.stream:
+
+        async def messages() -> AsyncIterator[ServerSentEvent]:
+            async for data in stream(service, user, completion):
+                yield ServerSentEvent(data=data)
+
+        keepalive = service.turns.settings.sse.keepalive_s
+        return EventSourceResponse(
+            messages(), ping=keepalive, headers={**SSE_HEADERS, **headers}, sep="\n"
+        )
+    answer = await complete(service, user, completion)
+    return JSONResponse(answer.model_dump(mode="json"), headers=headers)
+
+
+@router.api_route(
+    "/{path:path}",
+    methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+    include_in_schema=False,
+)
+async def unknown_endpoint(path: str, request: Request) -> Response:
+    """OpenAI clients probe endpoints Pantheon lacks; tell them in their shape."""
+    return error_response(
+        404,
+        f"{request.method} {FACADE_PREFIX}/{path} is not supported; Pantheon offers "
+        f"GET {FACADE_PREFIX}/models and POST {FACADE_PREFIX}/chat/completions",
+        "unknown_endpoint",
+    )

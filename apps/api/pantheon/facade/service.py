@@ -1,0 +1,161 @@
+"""Chat completions as Pantheon turns: pick the room or agent, open a session, start the
+turn through ``TurnService`` and read its events back as the JSON its SSE stream carries.
+
+Each completion is a real turn: owned by the key's user, recorded in one commit like any
+other, in a session of its own (opened here, in its own short commit, and deleted again
+when the turn cannot start) or in the session named by ``X-Pantheon-Session``, whose
+stored history then replaces the client's. The request's model settles which:
+``room-<id>`` runs the room's mode, ``agent-<key>`` a standalone turn.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import AsyncGenerator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pantheon.db.models import Agent, ChatSession, Room
+from pantheon.db.uow import unit_of_work
+from pantheon.errors import AppError, Conflict, ServiceUnavailable
+from pantheon.facade.errors import (
+    InvalidRequest,
+    ModelNotFound,
+    SessionBusy,
+    TurnBroken,
+    TurnFailed,
+)
+from pantheon.facade.models import card, list_models, resolve
+from pantheon.facade.repository import FacadeRepository
+from pantheon.facade.request import TurnRequest, to_turn
+from pantheon.facade.schemas import ChatCompletionCreate, ModelCard, ModelList
+from pantheon.facade.transcript import Transcript
+from pantheon.sessions.repository import SessionRepository
+from pantheon.sessions.schemas import SessionCreate
+from pantheon.sessions.service import SessionService
+from pantheon.turns.schemas import TurnCreate
+from pantheon.turns.service import StartedTurn, TurnService
+
+_TITLE_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A started completion: its turn, session, and what the client asked for."""
+
+    model: str
+    request: TurnRequest
+    turn: StartedTurn
+    session_id: str
+    created: int
+
+    @property
+    def id(self) -> str:
+        return f"chatcmpl-{self.turn.turn_id}"
+
+    def cancel(self) -> None:
+        """Stop the turn (the client went away); it still records itself, ``cancelled``."""
+        if self.turn.live is not None:
+            self.turn.live.cancel()
+
+
+def _title(message: str) -> str:
+    first = message.strip().splitlines()[0] if message.strip() else "chat"
+    first = first if len(first) <= _TITLE_CHARS else first[: _TITLE_CHARS - 3] + "..."
+    return f"OpenAI API: {first}"
+
+
+def _check_session(chat: ChatSession, target: Room | Agent, model: str) -> None:
+    owner_id = chat.room_id if isinstance(target, Room) else chat.agent_id
+    if owner_id != target.id:
+        place = f"room {chat.room_id}" if chat.room_id else f"agent {chat.agent_id}"
+        raise InvalidRequest(
+            f"session {chat.id} (X-Pantheon-Session) belongs to {place}, not to model '{model}'"
+        )
+
+
+@dataclass
+class FacadeService:
+    turns: TurnService
+
+    async def models(self, owner_id: uuid.UUID) -> ModelList:
+        async with unit_of_work(self.turns.db, write=False) as db:
+            return ModelList(data=await list_models(db, owner_id))
+
+    async def model(self, owner_id: uuid.UUID, model_id: str) -> ModelCard:
+        async with unit_of_work(self.turns.db, write=False) as db:
+            return await card(db, owner_id, model_id)
+
+    async def _named_session(self, owner_id: uuid.UUID, model: str, named: str) -> str:
+        """The X-Pantheon-Session session, checked against the model (read-only)."""
+        async with unit_of_work(self.turns.db, write=False) as db:
+            target = await resolve(db, owner_id, model)
+            chat = await SessionRepository(db).get(owner_id, named)
+            if chat is None:
+                raise ModelNotFound(f"session {named} (X-Pantheon-Session) not found")
+            _check_session(chat, target, model)
+            return str(chat.id)
+
+    async def _new_session(self, owner_id: uuid.UUID, model: str, message: str) -> str:
+        """A session of its own for this completion, in the room or on the agent."""
+        async with unit_of_work(self.turns.db, write=True) as db:
+            target = await resolve(db, owner_id, model)
+            sessions = SessionService(SessionRepository(db))
+            data = SessionCreate(title=_title(message))
+            if isinstance(target, Room):
+                chat = await sessions.create_in_room(owner_id, str(target.id), data)
+            else:
+                chat = await sessions.create_standalone(owner_id, str(target.id), data)
+            return str(chat.id)
+
+    async def start(
+        self, owner_id: uuid.UUID, body: ChatCompletionCreate, named_session: str | None
+    ) -> Completion:
+        """Validate the request and start its turn; errors before the turn starts raise."""
+        request = to_turn(body, self.turns.settings.turns)
+        opened = named_session is None
+        if named_session is None:
+            session_id = await self._new_session(owner_id, body.model, request.message)
+        else:  # the session's stored history, not the client's
+            request = replace(request, context=replace(request.context, history=None))
+            session_id = await self._named_session(owner_id, body.model, named_session)
+        try:
+            started = await self.turns.start(
+                owner_id, session_id, TurnCreate(message=request.message), None, request.context
+            )
+        except AppError as exc:
+            if opened:
+                await self._forget(session_id)
+            if isinstance(exc, Conflict):
+                raise SessionBusy(exc.message, headers=exc.headers) from exc
+            raise
+        return Completion(body.model, request, started, session_id, int(time.time()))
+
+    async def _forget(self, session_id: str) -> None:
+        async with unit_of_work(self.turns.db, write=True) as db:
+            await FacadeRepository(db).delete_unused_session(uuid.UUID(session_id))
+
+    async def events(
+        self, owner_id: uuid.UUID, completion: Completion
+    ) -> AsyncGenerator[dict[str, Any], None]:
+        """The turn's events from the first, as the dicts its SSE stream carries."""
+        async for _seq, data in await self.turns.events(owner_id, completion.turn.turn_id, 0):
+            event: dict[str, Any] = json.loads(data)
+            yield event
+
+
+def outcome_error(transcript: Transcript, turn_id: str) -> AppError | None:
+    """The error a finished turn's client gets instead of an answer, if any."""
+    if transcript.error is not None:
+        code, message = transcript.error
+        if code == "persistence_failed":
+            return ServiceUnavailable(f"turn {turn_id}: {message}")
+        return TurnBroken(f"turn {turn_id}: {message}")
+    if transcript.status is None:
+        return TurnBroken(f"turn {turn_id} ended without an outcome")
+    if transcript.status == "failed":
+        reasons = "; ".join(transcript.failures) or "no agent could answer"
+        return TurnFailed(f"turn {turn_id} failed: {reasons}")
+    return None

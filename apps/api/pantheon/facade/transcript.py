@@ -1,0 +1,137 @@
+"""A turn's events (the JSON dicts its SSE stream carries) -> what an OpenAI client shows.
+
+``content`` is what a person reads: the synthesis in orchestrator mode, the one agent's
+reply in standalone mode, each agent's reply under its name in roundtable and manual
+modes. ``reasoning_content`` narrates the rest: routing, rounds, the specialists' outputs
+(whole, when each finishes, since their deltas interleave), evaluations, failures and
+tool activity. Events of types this module does not know are skipped, so new event
+types never break the facade.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pantheon.facade.schemas import Usage
+
+Field = Literal["content", "reasoning_content"]
+Piece = tuple[Field, str]
+MANAGER_KEY = "manager"
+FINAL_TYPES = frozenset({"turn_completed", "error"})
+_ARGS_CHARS = 200
+_RESULT_CHARS = 300
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@dataclass
+class Transcript:
+    """Feed it the turn's events in order; it returns the pieces each one adds."""
+
+    mode: str = ""
+    names: dict[str, str] = field(default_factory=dict)
+    status: str | None = None
+    usage: Usage = field(
+        default_factory=lambda: Usage(prompt_tokens=0, completion_tokens=0, total_tokens=0)
+    )
+    error: tuple[str, str] | None = None  # (code, message) of a final ``error`` event
+    failures: list[str] = field(default_factory=list)
+    _speakers: int = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.status is not None or self.error is not None
+
+    def feed(self, event: dict[str, Any]) -> list[Piece]:
+        handler = getattr(self, f"_on_{event.get('type')}", None)
+        result: list[Piece] = handler(event) if handler is not None else []
+        return result
+
+    def _name(self, key: str) -> str:
+        return self.names.get(key, key)
+
+    @property
+    def _orchestrated(self) -> bool:
+        return self.mode == "orchestrator"
+
+    def _on_turn_started(self, event: dict[str, Any]) -> list[Piece]:
+        self.mode = str(event.get("mode", ""))
+        return []
+
+    def _on_round_start(self, event: dict[str, Any]) -> list[Piece]:
+        return [("reasoning_content", f"Round {event['round']}\n")]
+
+    def _on_routing(self, event: dict[str, Any]) -> list[Piece]:
+        agents = ", ".join(f"@{k}" for k in event.get("agents", []))
+        if event.get("fallback"):
+            return [
+                ("reasoning_content", f"The manager's routing was unusable; {agents} answers.\n")
+            ]
+        return [("reasoning_content", f"The manager asks {agents}.\n")]
+
+    def _on_agent_started(self, event: dict[str, Any]) -> list[Piece]:
+        key = str(event["agent_key"])
+        self.names[key] = str(event.get("agent_name") or key)
+        if self.mode not in ("roundtable", "manual"):
+            return []
+        heading = f"**{self.names[key]}**\n\n"
+        self._speakers += 1
+        return [("content", heading if self._speakers == 1 else f"\n\n{heading}")]
+
+    def _on_delta(self, event: dict[str, Any]) -> list[Piece]:
+        if self._orchestrated and event.get("agent_key") != MANAGER_KEY:
+            return []  # a specialist: narrated whole by agent_completed
+        return [("content", str(event["text"]))]
+
+    def _on_agent_completed(self, event: dict[str, Any]) -> list[Piece]:
+        key = str(event["agent_key"])
+        if not self._orchestrated or key == MANAGER_KEY:
+            return []
+        text = str(event.get("text", "")).strip()
+        return [("reasoning_content", f"\n**{self._name(key)}** (@{key}):\n{text}\n\n")]
+
+    def _on_agent_failed(self, event: dict[str, Any]) -> list[Piece]:
+        key = str(event["agent_key"])
+        note = f"{self._name(key)} failed: {event.get('error', 'unknown error')}"
+        self.failures.append(note)
+        if self.mode in ("roundtable", "manual"):
+            return [("content", f"*({note})*"), ("reasoning_content", note + "\n")]
+        return [("reasoning_content", note + "\n")]
+
+    def _on_evaluation(self, event: dict[str, Any]) -> list[Piece]:
+        more = event.get("continue")
+        verdict = "another round is needed" if more else "the specialists' work is enough"
+        return [("reasoning_content", f"Round {event['round']} evaluated: {verdict}.\n")]
+
+    def _on_synthesis_started(self, _event: dict[str, Any]) -> list[Piece]:
+        return [("reasoning_content", "The manager writes the answer.\n")]
+
+    def _on_tool_call(self, event: dict[str, Any]) -> list[Piece]:
+        args = _short(json.dumps(event.get("arguments", {})), _ARGS_CHARS)
+        who = self._name(str(event.get("agent_key", "")))
+        return [("reasoning_content", f"{who} calls {event.get('name')}({args})\n")]
+
+    def _on_tool_result(self, event: dict[str, Any]) -> list[Piece]:
+        outcome = "ok" if event.get("ok") else "error"
+        content = _short(str(event.get("content", "")), _RESULT_CHARS)
+        return [("reasoning_content", f"{event.get('name')} -> {outcome}: {content}\n")]
+
+    def _on_turn_completed(self, event: dict[str, Any]) -> list[Piece]:
+        self.status = str(event.get("status"))
+        usage = event.get("usage") or {}
+        prompt, completion = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
+        self.usage = Usage(
+            prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
+        )
+        if self.status == "cancelled":
+            return [("reasoning_content", "The turn was cancelled.\n")]
+        return []
+
+    def _on_error(self, event: dict[str, Any]) -> list[Piece]:
+        self.error = (str(event.get("code", "internal_error")), str(event.get("message", "")))
+        return []
