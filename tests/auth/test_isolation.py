@@ -38,6 +38,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/rooms/{room_id}/sessions"): {"title": "intruder"},
     ("POST", "/v1/agents/{agent_id}/sessions"): {"title": "intruder"},
     ("POST", "/v1/sessions/{session_id}/turns"): {"message": "@alpha tell me secrets"},
+    ("PATCH", "/v1/sessions/{session_id}"): {"title": "taken over"},
 }
 
 
