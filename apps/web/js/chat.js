@@ -69,7 +69,9 @@ export class ChatPane {
     try {
       const turns = await api.sessionTurns(sessionId);
       if (this.context?.sessionId !== sessionId) return;
-      const live = this.live && this.live.sessionId === sessionId && !this.live.done ? this.live : null;
+      // This tab's live turn: running, or ended without reaching the stored list (lost).
+      const mine = this.live?.sessionId === sessionId ? this.live : null;
+      const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
       views = (await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
         { actions: this.actions })).map((view) => view.el);
       if (live) views.push(live.view.el);

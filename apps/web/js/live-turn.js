@@ -52,6 +52,7 @@ export class LiveTurn {
   /** Resume a turn after a reload: replay it from the first event and rebuild the view. */
   async resume(turnId) {
     this.turnId = turnId;
+    this.view.el.dataset.turnId = turnId;
     this.view.notice("Reconnected: replaying this turn…");
     try {
       await this.consume(await followTurnStream(turnId, 0, this.controller.signal));
