@@ -60,7 +60,7 @@ class _ServerThread(threading.Thread):
         settings: Settings,
         scripted: ScriptedProvider,
         sock: socket.socket,
-        graceful_s: float | None,
+        graceful_s: int | None,
     ):
         super().__init__(name="pantheon-web-test-server", daemon=True)
         app = create_app(settings, scripted=scripted)
@@ -93,7 +93,7 @@ def running_server(
     *,
     port: int = 0,
     database: Path | None = None,
-    graceful_s: float | None = None,
+    graceful_s: int | None = None,
 ) -> Iterator[LiveServer]:
     """A server on ``port`` (0: a free one) over ``database`` (default: data_dir/web.db).
 

@@ -38,7 +38,7 @@ def test_a_turn_lost_in_a_crash_says_so_and_returns_the_message(
     crashed = tmp_path / "after-crash.db"
     running: dict[str, Any]
     try:
-        with running_server(tmp_path, graceful_s=0.2) as first:
+        with running_server(tmp_path, graceful_s=1) as first:
             port = urlparse(first.url).port
             assert port is not None
             agent = first.agent("slow")

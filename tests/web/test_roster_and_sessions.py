@@ -64,7 +64,9 @@ def test_sessions_rename_delete_search_and_activity_order(page: Page, server: Li
     dialog.get_by_label("Search sessions").fill("100%")
     expect(titles).to_have_text(["Zebra 100% facts"])
     dialog.get_by_label("Search sessions").fill("nothing like this")
-    expect(dialog.locator(".session-status")).to_have_text("No session mentions “nothing like this”.")
+    expect(dialog.locator(".session-status")).to_have_text(
+        "No session mentions “nothing like this”."
+    )
     dialog.get_by_label("Search sessions").fill("")
     expect(titles).to_have_count(2)
     screenshot(page, "desktop-sessions-dialog")

@@ -9,9 +9,10 @@ document.addEventListener("click", (event) => {
 });
 
 /** items: [{label, onSelect, danger, disabled}] */
-export function menuButton(label, items, { ariaLabel = label, className = "" } = {}) {
+/** compact: on a phone the button shows only "⋯" (its aria-label still names it). */
+export function menuButton(label, items, { ariaLabel = label, className = "", compact = false } = {}) {
   const list = h("ul", { class: "menu", role: "menu", hidden: true });
-  const button = h("button", { type: "button", class: `ghost small menu-button ${className}`,
+  const button = h("button", { type: "button", class: `ghost small menu-button ${compact ? "compact" : ""} ${className}`,
     "aria-haspopup": "menu", "aria-expanded": "false", "aria-label": ariaLabel },
   h("span", { class: "menu-label" }, label, " ▾"), h("span", { class: "menu-dots", "aria-hidden": "true" }, "⋯"));
   const wrap = h("span", { class: "menu-wrap" }, button, list);

@@ -38,7 +38,7 @@ function sessionBar(sessions, sessionId, actions) {
       { label: "Export as Markdown", onSelect: () => actions.exportSession(current, "md"), disabled: none },
       { label: "Export as JSON", onSelect: () => actions.exportSession(current, "json"), disabled: none },
       { label: "Delete session…", onSelect: () => actions.deleteSession(current), disabled: none, danger: true },
-    ], { ariaLabel: "Session actions" }));
+    ], { ariaLabel: "Session actions", compact: true }));
 }
 
 export function roomHeader(room, { sessions, sessionId, actions }) {
