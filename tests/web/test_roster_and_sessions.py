@@ -44,6 +44,9 @@ def test_move_down_after_a_removal_with_gaps_in_positions(page: Page, server: Li
     roster.get_by_role("button", name="Add", exact=True).click()
     expect(items).to_have_count(4)
     assert roster_keys(server, room["id"]) == ["g3", "g1", "g2", "g4"]
+    roster.get_by_role("button", name="Remove G3").click()
+    expect(roster.get_by_role("button", name="Remove G1")).to_be_focused()  # the next row
+    assert roster_keys(server, room["id"]) == ["g1", "g2", "g4"]
     screenshot(page, "desktop-roster")
 
 
@@ -97,8 +100,10 @@ def test_sessions_rename_delete_search_and_activity_order(page: Page, server: Li
 def test_new_session_is_the_same_in_rooms_and_on_agents(page: Page, server: LiveServer) -> None:
     made = server.room_with("Same", ["same"], mode="roundtable")
     agent = server.agent("single")
-    for base in (f"/#/rooms/{made['room']['id']}", f"/#/agents/{agent['id']}"):
+    pages = ((f"/#/rooms/{made['room']['id']}", "Same"), (f"/#/agents/{agent['id']}", "Single"))
+    for base, title in pages:
         page.goto(base)
+        expect(page.locator(".view-title")).to_contain_text(title)  # this page, not the last
         page.get_by_role("button", name="+ New session").click()
         expect(page).to_have_url(f"{server.url}{base}/new")
         expect(page.get_by_label("Message")).to_be_focused()

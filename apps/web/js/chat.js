@@ -85,6 +85,7 @@ export class ChatPane {
     if (this.context?.sessionId !== sessionId) return; // the user moved on meanwhile
     this.log.replaceChildren(...(views.length ? views : [this.emptyState()]));
     this.log.scrollTop = this.log.scrollHeight;
+    this.updateComposer(); // Edit/Regenerate wait while a turn runs
   }
 
   /** The mode to send with a regenerated turn: its own, unless that is the room's default. */

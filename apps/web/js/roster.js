@@ -59,6 +59,13 @@ export function openRosterDialog({ room, agents, onChange }) {
     });
   }
 
+  /** Focus then goes to the next row's Remove (the previous one at the end), else Add. */
+  function remove(entry, members, index) {
+    const next = members[index + 1] ?? members[index - 1];
+    focusAfter = next ? { key: next.key, remove: true } : { add: true };
+    act(() => api.removeMember(current.id, entry.agent_id));
+  }
+
   function render() {
     const members = [...current.agents].sort((a, b) => a.position - b.position);
     list.replaceChildren(...members.map((entry, index) => h("li", { class: "roster-item", dataset: { key: entry.key } },
@@ -71,7 +78,7 @@ export function openRosterDialog({ room, agents, onChange }) {
           dataset: { step: "1" }, disabled: index === members.length - 1,
           onclick: () => move(entry, members, index, 1) }, "↓"),
         h("button", { type: "button", class: "ghost danger-text", "aria-label": `Remove ${entry.name}`,
-          onclick: () => act(() => api.removeMember(current.id, entry.agent_id)) }, "Remove")))));
+          onclick: () => remove(entry, members, index) }, "Remove")))));
     if (!members.length) list.append(h("li", { class: "muted" }, "No agents in this room yet."));
     const inRoom = new Set(members.map((m) => m.agent_id));
     const free = agents.filter((a) => !inRoom.has(a.id));
@@ -85,6 +92,12 @@ export function openRosterDialog({ room, agents, onChange }) {
 
   function restoreFocus() {
     if (!focusAfter) return;
+    if (focusAfter.add || focusAfter.remove) {
+      const row = [...list.querySelectorAll(".roster-item")].find((li) => li.dataset.key === focusAfter.key);
+      (row?.querySelector("button.danger-text") ?? agentSelect).focus();
+      focusAfter = null;
+      return;
+    }
     const row = [...list.querySelectorAll(".roster-item")].find((li) => li.dataset.key === focusAfter.key);
     const buttons = row ? [...row.querySelectorAll("button[data-step]")] : [];
     // The same arrow if it still works, else the other one (the row reached an end).
