@@ -150,6 +150,7 @@ def test_shortcuts_theme_and_exports(page: Page, server: LiveServer, tmp_path: P
     server.api("POST", f"/v1/sessions/{session['id']}/turns", {"message": "Hello *there*"})
     page.goto(f"/#/agents/{agent['id']}/sessions/{session['id']}")
     expect(page.locator(".turn")).to_have_count(1)
+    expect(page.get_by_label("Mode for this turn only")).to_be_hidden()  # no empty picker
 
     page.get_by_role("button", name="Session actions").click()
     with page.expect_download() as markdown:

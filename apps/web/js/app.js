@@ -69,6 +69,7 @@ async function route() {
       onNewAgent: newAgent, onNewRoom: newRoom }));
   }
   const base = `#/${kind}s/${owner.id}`;
+  main.querySelector(".view-head")?.setAttribute("inert", ""); // stale until redrawn below
   let sessions = [];
   try {
     sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
