@@ -191,6 +191,7 @@ def test_shortcuts_theme_and_exports(page: Page, server: LiveServer, tmp_path: P
     page.reload()
     expect(page.locator("html")).to_have_attribute("data-theme", "dark")
     expect(page.get_by_role("button", name="Dark theme")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".turn").last).to_have_attribute("data-status", "cancelled")
     screenshot(page, "desktop-dark")
     page.get_by_role("button", name="Dark theme").click()
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
