@@ -60,6 +60,7 @@ def test_sessions_rename_delete_search_and_activity_order(page: Page, server: Li
 
     page.goto(f"/#/rooms/{room_id}")  # the latest activity opens by default
     expect(page).to_have_url(f"{server.url}/#/rooms/{room_id}/sessions/{first['id']}")
+    expect(page.locator(".session-current")).to_have_text("Library")  # the page is drawn
     page.keyboard.press("Control+k")
     dialog = page.locator("dialog.sessions-dialog")
     titles = dialog.locator(".session-title")
