@@ -73,7 +73,7 @@ def test_the_import_rule_catches_what_it_should() -> None:
 
 
 def test_every_json_body_cleans_unstorable_text() -> None:
-    """Each route's JSON body model derives from ``RequestBody`` (docs/adr/0006)."""
+    """Each route's JSON body model derives from ``RequestBody`` (docs/adr/0007)."""
     import importlib
     import pkgutil
 

@@ -122,3 +122,11 @@ async def test_options_and_405_name_every_method_of_the_path(client: httpx.Async
     assert put.status_code == 405
     assert set(put.headers["allow"].split(", ")) >= {"GET", "PATCH", "DELETE"}
     assert "PUT is not allowed" in put.json()["detail"]
+
+
+async def test_a_nul_in_search_text_is_replaced_not_a_500(client: httpx.AsyncClient) -> None:
+    room = await create_room(client, ["alpha"])
+    sessions = await client.get(f"/v1/rooms/{room['id']}/sessions", params={"q": "a\x00b"})
+    assert sessions.status_code == 200, sessions.text
+    search = await client.get(f"/v1/rooms/{room['id']}/knowledge/search", params={"q": "x\x00"})
+    assert search.status_code == 200, search.text

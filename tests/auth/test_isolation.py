@@ -48,6 +48,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
         "model": "room-{room_id}",
         "messages": [{"role": "user", "content": "@alpha tell me secrets"}],
     },
+    ("PATCH", "/v1/sessions/{session_id}"): {"title": "taken over"},
 }
 # Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
 FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (

@@ -55,10 +55,22 @@ class LiveServer:
 
 
 class _ServerThread(threading.Thread):
-    def __init__(self, settings: Settings, scripted: ScriptedProvider, sock: socket.socket):
+    def __init__(
+        self,
+        settings: Settings,
+        scripted: ScriptedProvider,
+        sock: socket.socket,
+        graceful_s: int | None,
+    ):
         super().__init__(name="pantheon-web-test-server", daemon=True)
         app = create_app(settings, scripted=scripted)
-        config = uvicorn.Config(app, log_level="warning", ws="none", lifespan="on")
+        config = uvicorn.Config(
+            app,
+            log_level="critical" if graceful_s is not None else "warning",
+            ws="none",
+            lifespan="on",
+            timeout_graceful_shutdown=graceful_s,
+        )
         self.server = uvicorn.Server(config)
         self.settings = settings
         self.sock = sock
@@ -76,10 +88,20 @@ class _ServerThread(threading.Thread):
 
 
 @contextlib.contextmanager
-def running_server(data_dir: Path) -> Iterator[LiveServer]:
+def running_server(
+    data_dir: Path,
+    *,
+    port: int = 0,
+    database: Path | None = None,
+    graceful_s: int | None = None,
+) -> Iterator[LiveServer]:
+    """A server on ``port`` (0: a free one) over ``database`` (default: data_dir/web.db).
+
+    ``graceful_s`` bounds how long stopping waits for open requests (streams included):
+    a small value cuts the connections like a crash would."""
     settings = Settings(
         data_dir=data_dir,
-        database_url=f"sqlite+aiosqlite:///{data_dir / 'web.db'}",
+        database_url=f"sqlite+aiosqlite:///{database or data_dir / 'web.db'}",
         default_model="scripted",
         orchestrator=OrchestratorSettings(max_depth=2),
         turns=TurnSettings(shutdown_grace_s=1.0),
@@ -87,9 +109,9 @@ def running_server(data_dir: Path) -> Iterator[LiveServer]:
     scripted = ScriptedProvider()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    sock.bind(("127.0.0.1", port))
     port = sock.getsockname()[1]
-    thread = _ServerThread(settings, scripted, sock)
+    thread = _ServerThread(settings, scripted, sock, graceful_s)
     thread.start()
     try:
         deadline = time.monotonic() + START_TIMEOUT_S

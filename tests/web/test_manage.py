@@ -16,14 +16,15 @@ def test_room_rename_mode_roster_order_and_delete(page: Page, server: LiveServer
     page.goto(f"/#/rooms/{room_id}")
     expect(page.locator(".view-title")).to_have_text("Draft")
 
-    page.get_by_role("button", name="Rename").click()
+    page.get_by_role("button", name="Room actions").click()
+    page.get_by_role("menuitem", name="Rename room…").click()
     dialog = page.locator("dialog[open]")
     dialog.get_by_label("Name").fill("Final")
     dialog.get_by_role("button", name="Save").click()
     expect(page.locator(".view-title")).to_have_text("Final")
     expect(page.locator("#sidebar")).to_contain_text("Final")
 
-    page.get_by_label("Room mode").select_option("manual")
+    page.get_by_label("Room default mode").select_option("manual")
     expect(page.locator("#sidebar")).to_contain_text("manual · 3 agents")
     assert server.api("GET", f"/v1/rooms/{room_id}")["mode"] == "manual"
 
@@ -42,13 +43,12 @@ def test_room_rename_mode_roster_order_and_delete(page: Page, server: LiveServer
     assert keys == ["m1", "m3", "m2"]
 
     page.get_by_role("button", name="+ New session").click()
-    dialog = page.locator("dialog[open]")
-    dialog.get_by_label("Title (optional)").fill("Second thoughts")
-    dialog.get_by_role("button", name="Start session").click()
-    expect(page.get_by_label("Session")).to_contain_text("Second thoughts")
     expect(page.locator(".empty")).to_contain_text("mention agents by key")
+    expect(page.get_by_label("Message")).to_be_focused()
+    expect(page.locator(".session-current")).to_have_text("New session")
 
-    page.get_by_role("button", name="Delete").click()
+    page.get_by_role("button", name="Room actions").click()
+    page.get_by_role("menuitem", name="Delete room…").click()
     page.locator("dialog[open]").get_by_role("button", name="Delete").click()
     expect(page.get_by_role("heading", name="Welcome to Pantheon")).to_be_visible()
     expect(page.locator("#sidebar")).not_to_contain_text("Final")
@@ -57,7 +57,8 @@ def test_room_rename_mode_roster_order_and_delete(page: Page, server: LiveServer
 def test_agent_edit_and_standalone_session(page: Page, server: LiveServer) -> None:
     agent = server.agent("solo", "Solo")
     page.goto(f"/#/agents/{agent['id']}")
-    page.get_by_role("button", name="Edit").click()
+    page.get_by_role("button", name="Agent actions").click()
+    page.get_by_role("menuitem", name="Edit agent…").click()
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_label("Model")).to_have_value("scripted")
     dialog.get_by_label("Name", exact=True).fill("Soloist")
@@ -73,6 +74,7 @@ def test_agent_edit_and_standalone_session(page: Page, server: LiveServer) -> No
     expect(turn.locator(".panel[data-agent='solo'] .panel-body")).to_contain_text("hello there")
     assert "/sessions/" in page.url
 
+    expect(page.locator(".session-current")).to_have_text("hello there")  # automatic title
     page.reload()
-    expect(page.get_by_label("Session")).to_contain_text("hello there")
+    expect(page.locator(".session-current")).to_have_text("hello there")
     expect(page.locator(".turn")).to_have_count(1)

@@ -114,8 +114,8 @@ def test_phone_width_chat_is_usable(browser: Browser, server: LiveServer) -> Non
         expect(page.locator(".turn")).to_have_count(1)
         expect(page.locator(".panel")).to_have_count(2)
         box = page.get_by_label("Message")
-        send = page.get_by_role("button", name="Send")
-        for element in (box, send, page.get_by_label("Session")):
+        send = page.get_by_role("button", name="Send", exact=True)
+        for element in (box, send, page.get_by_role("button", name="+ New session")):
             expect(element).to_be_in_viewport()
         expect(page.locator("#sidebar")).to_be_hidden()
         width = page.evaluate("document.documentElement.scrollWidth")

@@ -90,16 +90,16 @@ def test_stop_cancels_the_running_turn(page: Page, server: LiveServer) -> None:
     send(page, "Take your time")
     turn = page.locator(".turn").last
     page.wait_for_function(ANY_STREAMING, timeout=WAIT_MS)
-    turn.get_by_role("button", name="Stop").click()
+    turn.get_by_role("button", name="Stop", exact=True).click()
 
     expect(turn).to_have_attribute("data-status", "cancelled", timeout=WAIT_MS)
     expect(turn.locator(".badge.status")).to_have_text("cancelled")
-    expect(turn.get_by_role("button", name="Stop")).to_be_hidden()
+    expect(turn.get_by_role("button", name="Stop", exact=True)).to_be_hidden()
     expect(turn.locator(".panel[data-state='stopped']")).not_to_have_count(0)
     expect(turn.locator(".panel[data-state='streaming']")).to_have_count(0)
     stored = server.api("GET", f"/v1/sessions/{made['session']['id']}/turns")
     assert [t["status"] for t in stored["items"]] == ["cancelled"]
-    expect(page.get_by_role("button", name="Send")).to_be_enabled()
+    expect(page.get_by_role("button", name="Send", exact=True)).to_be_enabled()
     screenshot(page, "desktop-turn-cancelled")
 
 
@@ -131,12 +131,12 @@ def test_reload_mid_turn_resumes_to_the_synthesis(page: Page, server: LiveServer
 def test_api_errors_show_their_detail(page: Page, server: LiveServer) -> None:
     made = server.room_with("Tagged", ["err1", "err2"], mode="roundtable")
     page.goto(f"/#/rooms/{made['room']['id']}/sessions/{made['session']['id']}")
-    page.get_by_label("Mode for this turn").select_option("manual")
+    page.get_by_label("Mode for this turn only").select_option("manual")
     send(page, "nobody is tagged")
     turn = page.locator(".turn").last
     expect(turn).to_have_attribute("data-status", "error")
     expect(turn.locator(".turn-notice")).to_contain_text(
-        "mention at least one agent of the room: @err1, @err2"
+        "Could not start the turn: Mention at least one agent of the room: @err1, @err2"
     )
     expect(page.get_by_label("Message")).to_have_value("nobody is tagged")  # kept to fix
 
@@ -146,7 +146,7 @@ def test_api_errors_show_their_detail(page: Page, server: LiveServer) -> None:
     dialog.get_by_label("Name", exact=True).fill("Duplicate")
     dialog.get_by_label("Role prompt").fill("Again.")
     dialog.get_by_role("button", name="Create agent").click()
-    expect(dialog.locator(".form-error")).to_contain_text("an agent with key 'err1' already exists")
+    expect(dialog.locator(".form-error")).to_have_text("An agent with key 'err1' already exists")
     dialog.press("Escape")
     expect(page.locator("dialog[open]")).to_have_count(0)
     screenshot(page, "desktop-error-detail")

@@ -19,6 +19,7 @@ from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
+from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.live import LiveTurnRegistry
 from pantheon.web import mount_web
@@ -77,6 +78,7 @@ def create_app(
         timeout_s=settings.limits.body_timeout_s,
         routes=upload_limits(settings.knowledge.max_bytes),
     )
+    app.add_middleware(CleanQueryStrings)
     mount_routers(app)
     mount_web(app)
     return app

@@ -37,3 +37,21 @@ def clean_json(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [clean_json(v) for v in value]
     return value
+
+
+_ENCODED_NUL = re.compile(rb"%00")
+
+
+class CleanQueryStrings:
+    """ASGI middleware: a percent-encoded NUL in a query string becomes U+FFFD before any
+    route reads it (search text reaches PostgreSQL). Lone surrogates cannot arrive this way:
+    invalid UTF-8 in a query string already decodes to U+FFFD."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        raw = scope.get("query_string", b"")
+        if scope["type"] == "http" and b"%00" in raw:
+            scope = {**scope, "query_string": _ENCODED_NUL.sub(b"%EF%BF%BD", raw)}
+        await self.app(scope, receive, send)

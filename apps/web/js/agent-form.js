@@ -1,9 +1,11 @@
 // Create or edit an agent: key, name, role prompt and model alias (from GET /v1/models).
+// Created from a room's page, it can join that room's roster in the same step.
 
 import { api } from "./api.js";
 import { formDialog } from "./dialogs.js";
 
-export function agentDialog({ agent = null, models }) {
+/** Resolves to {agent, addedTo: room|null, joinError}, or null when cancelled. */
+export function agentDialog({ agent = null, models, room = null }) {
   const options = [
     ...(agent ? [] : [{ value: "", label: "server default" }]),
     ...models.map((m) => ({ value: m.name, label: `${m.name} (${m.provider}: ${m.model})` })),
@@ -11,6 +13,7 @@ export function agentDialog({ agent = null, models }) {
   if (agent && !models.some((m) => m.name === agent.model)) {
     options.unshift({ value: agent.model, label: `${agent.model} (not configured)` });
   }
+  const joinRoom = !agent && room;
   return formDialog({
     title: agent ? `Edit ${agent.name}` : "New agent",
     submitLabel: agent ? "Save" : "Create agent",
@@ -21,10 +24,19 @@ export function agentDialog({ agent = null, models }) {
       { name: "role_prompt", label: "Role prompt", type: "textarea", value: agent?.role_prompt, required: true,
         placeholder: "You find facts and cite sources." },
       { name: "model", label: "Model", type: "select", value: agent?.model ?? "", options },
-    ],
-    onSubmit: (values) => {
+      joinRoom ? { name: "join", label: `Add to ${room.name}'s roster`, type: "checkbox", value: true } : null,
+    ].filter(Boolean),
+    onSubmit: async ({ join, ...values }) => {
       const data = { ...values, model: values.model || null };
-      return agent ? api.updateAgent(agent.id, data) : api.createAgent(data);
+      if (agent) return { agent: await api.updateAgent(agent.id, data), addedTo: null };
+      const created = await api.createAgent(data);
+      if (!join) return { agent: created, addedTo: null };
+      try {
+        await api.addMember(room.id, created.id, null);
+      } catch (err) { // the agent exists now: report, do not offer to create it twice
+        return { agent: created, addedTo: null, joinError: err };
+      }
+      return { agent: created, addedTo: room };
     },
   });
 }

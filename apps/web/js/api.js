@@ -1,8 +1,11 @@
 // The HTTP API, one function per route. Errors become ApiError carrying the server's detail.
 
+import { describeError } from "./humanize.js";
+
+/** `message` is for a person (see humanize.js); `detail` is the server's own text. */
 export class ApiError extends Error {
   constructor(status, detail, code = null) {
-    super(formatDetail(detail) || `HTTP ${status}`);
+    super(describeError({ status, message: formatDetail(detail) || `HTTP ${status}` }));
     this.status = status;
     this.detail = detail;
     this.code = code;
@@ -113,6 +116,7 @@ async function all(path) {
 }
 
 const id = encodeURIComponent;
+const search = (q) => (q ? `?q=${encodeURIComponent(q)}` : "");
 
 export const api = {
   models: () => request("GET", "/v1/models").then((page) => page.items),
@@ -133,8 +137,10 @@ export const api = {
   updateAgent: (agentId, data) => request("PATCH", `/v1/agents/${id(agentId)}`, data),
   deleteAgent: (agentId) => request("DELETE", `/v1/agents/${id(agentId)}`),
 
-  roomSessions: (roomId) => all(`/v1/rooms/${id(roomId)}/sessions`),
-  agentSessions: (agentId) => all(`/v1/agents/${id(agentId)}/sessions`),
+  roomSessions: (roomId, q = "") => all(`/v1/rooms/${id(roomId)}/sessions${search(q)}`),
+  agentSessions: (agentId, q = "") => all(`/v1/agents/${id(agentId)}/sessions${search(q)}`),
+  updateSession: (sessionId, data) => request("PATCH", `/v1/sessions/${id(sessionId)}`, data),
+  deleteSession: (sessionId) => request("DELETE", `/v1/sessions/${id(sessionId)}`),
   createRoomSession: (roomId, title = "") =>
     request("POST", `/v1/rooms/${id(roomId)}/sessions`, { title }),
   createAgentSession: (agentId, title = "") =>

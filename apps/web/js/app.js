@@ -1,27 +1,33 @@
 // Entry point: loads rooms, agents and models, routes on the URL hash, wires the views.
-// Routes: #/  #/rooms/<id>[/sessions/<sid>]  #/agents/<id>[/sessions/<sid>]
+// Routes: #/  #/rooms/<id>[/sessions/<sid> | /new]  #/agents/<id>[/sessions/<sid> | /new]
+// ".../new" is an empty chat: its session is created by the first message (same in rooms
+// and on agents), so "+ New session" never leaves empty sessions behind.
 
 import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./api.js";
 import { agentDialog } from "./agent-form.js";
 import { ChatPane } from "./chat.js";
 import { confirmDialog, formDialog } from "./dialogs.js";
 import { h } from "./dom.js";
-import { notifyError } from "./notify.js";
+import { notify, notifyError } from "./notify.js";
 import { clearRunning, loadRunning } from "./resume-store.js";
 import { openRosterDialog } from "./roster.js";
+import { sessionActions } from "./session-actions.js";
+import { installShortcuts } from "./shortcuts.js";
 import { renderSidebar } from "./sidebar.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./views.js";
 
 const state = { rooms: [], agents: [], models: [], route: { kind: null } };
 const sidebar = document.getElementById("sidebar");
 const main = document.getElementById("main");
-const chat = new ChatPane({ onTurnFinished: () => refreshSidebar() });
+const chat = new ChatPane({ onTurnFinished: () => { refreshSidebar(); refreshHeader(); } });
 let routeToken = 0;
+let current = null; // the open room or agent page's session actions
 
 function parseHash() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").filter(Boolean);
   const kind = { rooms: "room", agents: "agent" }[parts[0]] ?? null;
-  return { kind, id: kind ? parts[1] : null, sessionId: parts[2] === "sessions" ? parts[3] : null };
+  return { kind, id: kind ? parts[1] : null, sessionId: parts[2] === "sessions" ? parts[3] : null,
+    fresh: parts[2] === "new" };
 }
 
 function go(hash, { replace = false } = {}) {
@@ -54,73 +60,79 @@ async function route() {
   document.body.classList.remove("menu-open");
   document.getElementById("menu-toggle").setAttribute("aria-expanded", "false");
   drawSidebar();
-  const { kind, id, sessionId } = state.route;
-  if (kind === "room") {
-    const room = state.rooms.find((r) => r.id === id);
-    if (!room) return main.replaceChildren(notFound("Room"));
-    let sessions = [];
-    try {
-      sessions = await api.roomSessions(room.id);
-    } catch (err) {
-      notifyError(err);
-    }
-    if (token !== routeToken) return undefined;
-    if (!sessionId && sessions.length) return go(`#/rooms/${room.id}/sessions/${sessions[0].id}`, { replace: true });
-    main.replaceChildren(roomHeader(room, { sessions, sessionId, actions: roomActions(room) }), chat.el);
-    return chat.show({ room, sessionId, ensureSession: (m) => ensureSession(sessionId, () => api.createRoomSession(room.id, title(m)), (s) => `#/rooms/${room.id}/sessions/${s.id}`) });
+  const { kind, id, sessionId, fresh } = state.route;
+  const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
+  if (!kind || !owner) {
+    current = null;
+    if (kind) return main.replaceChildren(notFound(kind === "room" ? "Room" : "Agent"));
+    return main.replaceChildren(welcome({ hasAgents: state.agents.length > 0, hasRooms: state.rooms.length > 0,
+      onNewAgent: newAgent, onNewRoom: newRoom }));
   }
-  if (kind === "agent") {
-    const agent = state.agents.find((a) => a.id === id);
-    if (!agent) return main.replaceChildren(notFound("Agent"));
-    const sessions = await api.agentSessions(agent.id);
-    if (token !== routeToken) return undefined;
-    if (!sessionId && sessions.length) return go(`#/agents/${agent.id}/sessions/${sessions[0].id}`, { replace: true });
-    main.replaceChildren(agentHeader(agent, { sessions, sessionId, actions: agentActions(agent) }), chat.el);
-    return chat.show({ agent, sessionId, ensureSession: (m) => ensureSession(sessionId, () => api.createAgentSession(agent.id, title(m)), (s) => `#/agents/${agent.id}/sessions/${s.id}`) });
+  const base = `#/${kind}s/${owner.id}`;
+  main.querySelector(".view-head")?.setAttribute("inert", ""); // stale until redrawn below
+  let sessions = [];
+  try {
+    sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+  } catch (err) {
+    notifyError(err);
   }
-  main.replaceChildren(welcome({
-    hasAgents: state.agents.length > 0, hasRooms: state.rooms.length > 0, onNewAgent: newAgent, onNewRoom: newRoom,
-  }));
+  if (token !== routeToken) return undefined;
+  if (!sessionId && !fresh && sessions.length) return go(`${base}/sessions/${sessions[0].id}`, { replace: true });
+  if (sessionId && !sessions.some((s) => s.id === sessionId)) {
+    notify("That session no longer exists; it may have been deleted.", "error");
+    return go(base, { replace: true });
+  }
+  main.replaceChildren(header(kind, owner, sessions, sessionId), chat.el);
+  const create = () => (kind === "room" ? api.createRoomSession(owner.id) : api.createAgentSession(owner.id)).then((s) => {
+    history.replaceState(null, "", `${base}/sessions/${s.id}`);
+    state.route = parseHash();
+    chat.context.sessionId = s.id;
+    return s.id;
+  });
+  await chat.show({ [kind]: owner, sessionId, ensureSession: async () => chat.context.sessionId ?? create() });
+  if (fresh) chat.composer.focus();
   return undefined;
 }
 
-function title(message) {
-  const line = message.split("\n")[0].trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
+function header(kind, owner, sessions, sessionId) {
+  current = sessionActions({ owner: { kind, id: owner.id, name: owner.name }, currentId: sessionId, go,
+    isRunning: (sid) => chat.busy && chat.live.sessionId === sid, refresh: () => route() });
+  return kind === "room"
+    ? roomHeader(owner, { sessions, sessionId, actions: { ...current, ...roomActions(owner) } })
+    : agentHeader(owner, { sessions, sessionId, actions: { ...current, ...agentActions(owner) } });
 }
 
-/** The open session, or a new one (its URL replaces the current one without a reload). */
-async function ensureSession(sessionId, create, hashOf) {
-  if (sessionId) return sessionId;
-  const session = await create();
-  history.replaceState(null, "", hashOf(session));
-  state.route = parseHash();
-  chat.context.sessionId = session.id;
-  const picker = main.querySelector(".session-select");
-  if (picker) {
-    picker.prepend(h("option", { value: session.id }, session.title || "New session"));
-    picker.querySelector('option[value=""]')?.remove();
-    picker.value = session.id;
+/** After a turn: the session list changed (a new session, its title, its order). */
+async function refreshHeader() {
+  const { kind, id, sessionId } = state.route;
+  const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
+  const old = main.querySelector(".view-head");
+  if (!owner || !old) return;
+  try {
+    const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+    if (state.route.sessionId === sessionId && old.isConnected) {
+      const focused = old.contains(document.activeElement);
+      old.replaceWith(header(kind, owner, sessions, sessionId));
+      if (focused) chat.composer.focus();
+    }
+  } catch (err) {
+    notifyError(err);
   }
-  return session.id;
 }
 
 function roomActions(room) {
   const reroute = async () => { await refreshSidebar(); route(); };
   return {
-    selectSession: (sid) => go(`#/rooms/${room.id}/sessions/${sid}`),
-    newSession: () => formDialog({
-      title: "New session", submitLabel: "Start session",
-      fields: [{ name: "title", label: "Title (optional)", maxlength: 200 }],
-      onSubmit: (v) => api.createRoomSession(room.id, v.title),
-    }).then((s) => s && go(`#/rooms/${room.id}/sessions/${s.id}`)),
     rename: () => formDialog({
       title: "Rename room",
       fields: [{ name: "name", label: "Name", value: room.name, required: true, maxlength: 200 },
         { name: "description", label: "Description", type: "textarea", rows: 2, value: room.description }],
       onSubmit: (v) => api.updateRoom(room.id, v),
     }).then((r) => r && reroute()),
-    setMode: (mode) => api.updateRoom(room.id, { mode }).then(reroute, (err) => { notifyError(err); reroute(); }),
+    setMode: (mode) => api.updateRoom(room.id, { mode }).then(() => {
+      notify(`Room default mode is now ${mode}.`);
+      reroute();
+    }, (err) => { notifyError(err); reroute(); }),
     roster: () => openRosterDialog({ room, agents: state.agents, onChange: (updated) => {
       Object.assign(room, updated);
       reroute();
@@ -140,15 +152,6 @@ function roomActions(room) {
 
 function agentActions(agent) {
   return {
-    selectSession: (sid) => go(`#/agents/${agent.id}/sessions/${sid}`),
-    newSession: async () => {
-      try {
-        const s = await api.createAgentSession(agent.id, "");
-        go(`#/agents/${agent.id}/sessions/${s.id}`);
-      } catch (err) {
-        notifyError(err);
-      }
-    },
     edit: () => agentDialog({ agent, models: state.models }).then(async (a) => { if (a) { await refreshSidebar(); route(); } }),
     remove: async () => {
       if (!(await confirmDialog(`Delete ${agent.name}?`, "It leaves every roster and stops answering."))) return;
@@ -182,19 +185,29 @@ async function newRoom() {
   }
 }
 
+/** From a room's page the new agent can join that room's roster straight away. */
 async function newAgent() {
-  const agent = await agentDialog({ models: state.models });
-  if (agent) {
-    await refreshSidebar();
-    if (state.route.kind !== "room") go(`#/agents/${agent.id}`);
+  const room = state.route.kind === "room" ? state.rooms.find((r) => r.id === state.route.id) : null;
+  const created = await agentDialog({ models: state.models, room });
+  if (!created) return;
+  await refreshSidebar();
+  if (room && created.addedTo) {
+    notify(`Created ${created.agent.name} (@${created.agent.key}) and added it to ${room.name}'s roster.`);
+    route();
+  } else if (created.joinError) {
+    notify(`Created ${created.agent.name}, but it could not join ${room.name}: ${created.joinError.message}`, "error");
+    route();
+  } else {
+    notify(`Created ${created.agent.name} (@${created.agent.key}).`);
+    go(`#/agents/${created.agent.id}`);
   }
 }
 
 /** The server wants an API key (PANTHEON_AUTH_MODE=keys): ask for one and check it. */
-async function askForKey(detail) {
+async function askForKey() {
   const ok = await formDialog({
     title: "API key needed",
-    description: `This server asks for an API key (${detail}). The key is kept in this browser's local storage.`,
+    description: "This server asks for an API key. The key is kept in this browser's local storage.",
     submitLabel: "Use this key",
     fields: [{ name: "key", label: "API key", type: "password", required: true, placeholder: "pk_…" }],
     onSubmit: async ({ key }) => {
@@ -224,6 +237,7 @@ async function boot() {
   sidebar.addEventListener("click", (event) => {
     if (event.target.closest("a")) document.body.classList.remove("menu-open");
   });
+  installShortcuts({ chat, newSession: () => current?.newSession(), findSessions: () => current?.browseSessions() });
   try {
     await loadAll();
   } catch (err) {

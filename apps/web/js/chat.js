@@ -1,16 +1,15 @@
-// The chat pane: a session's history, the composer (Enter sends, Shift+Enter newline),
-// the per-turn mode override, and the live turn (see live-turn.js).
+// The chat pane: a session's history (rebuilt from recorded events, see history.js), the
+// composer, the live turn (live-turn.js), and the per-turn actions: copy, regenerate
+// (the same message again, as a new turn) and edit-and-resend (a changed message, new turn).
 
-import { api } from "./api.js";
 import { h } from "./dom.js";
+import { Composer } from "./composer.js";
+import { replayTurns, loadingNote } from "./history.js";
 import { LiveTurn } from "./live-turn.js";
-import { turnFromRecord } from "./turn-view.js";
+import { api } from "./api.js";
 import { clearRunning } from "./resume-store.js";
 
-const MODES = ["manual", "roundtable", "orchestrator"];
-
 export class ChatPane {
-  /** ensureSession(message) returns a session id, creating one when none is open. */
   constructor({ onTurnFinished } = {}) {
     this.onTurnFinished = onTurnFinished;
     this.live = null;
@@ -24,40 +23,29 @@ export class ChatPane {
     new MutationObserver(() => {
       if (this.stick) this.log.scrollTop = this.log.scrollHeight;
     }).observe(this.log, { childList: true, subtree: true, characterData: true });
-    this.input = h("textarea", {
-      class: "composer-input",
-      rows: 2,
-      "aria-label": "Message",
-      placeholder: "Write a message. Enter sends, Shift+Enter adds a line.",
-      onkeydown: (event) => this.onKey(event),
-    });
-    this.modeSelect = h("select", { class: "mode-select", "aria-label": "Mode for this turn" });
-    this.modeLabel = h("label", { class: "inline-field" }, h("span", {}, "Mode"), this.modeSelect);
-    this.sendButton = h("button", { type: "submit", class: "primary" }, "Send");
-    this.hint = h("span", { class: "composer-hint" });
-    this.form = h("form", { class: "composer", onsubmit: (event) => this.onSubmit(event) },
-      this.input, h("div", { class: "composer-bar" }, this.modeLabel, this.hint, this.sendButton));
-    this.el = h("section", { class: "chat" }, this.log, this.form);
+    this.composer = new Composer({ onSend: (request) => this.send(request) });
+    this.actions = {
+      regenerate: (view) => this.send({ message: view.message, mode: this.modeFor(view) }),
+      edit: (view) => this.composer.edit(view.message, view.mode),
+    };
+    this.el = h("section", { class: "chat" }, this.log, this.composer.el);
   }
 
   /** context: {sessionId|null, room|null, agent|null, ensureSession: async (msg) => id} */
   async show(context) {
     this.context = context;
     this.stick = true;
-    const room = context.room;
-    this.modeLabel.hidden = !room;
-    if (room) {
-      this.modeSelect.replaceChildren(
-        h("option", { value: "" }, `room default (${room.mode})`),
-        ...MODES.map((m) => h("option", { value: m }, m)),
-      );
-    }
+    this.composer.setRoom(context.room ?? null);
     this.updateComposer();
+    if (this.pendingRestore && this.pendingRestore.sessionId === context.sessionId) {
+      this.composer.restore(this.pendingRestore.message);
+    }
+    this.pendingRestore = null;
     if (!context.sessionId) {
       this.log.replaceChildren(this.emptyState());
       return;
     }
-    this.log.replaceChildren(h("p", { class: "loading" }, "Loading the conversation…"));
+    this.log.replaceChildren(loadingNote());
     await this.loadHistory(context.sessionId);
   }
 
@@ -68,19 +56,25 @@ export class ChatPane {
         h("p", {}, "Open Roster above to add agents, then send a message."));
     }
     const who = room ? "the room" : `@${this.context.agent?.key}`;
-    return h("div", { class: "empty" }, h("h3", {}, "No messages yet"),
-      h("p", {}, `Send a message to ${who}; a new session starts with it.`),
+    return h("div", { class: "empty" }, h("h3", {}, "New session"),
+      h("p", {}, `Send a message to ${who}; the session is saved with it and named after it.`),
       room?.mode === "orchestrator"
         ? h("p", {}, "In orchestrator mode the manager routes it to specialists round by round.")
         : null,
-      room?.mode === "manual" ? h("p", {}, "In manual mode, mention agents by key: @key.") : null);
+      room?.mode === "manual" ? h("p", {}, "In manual mode, mention agents by key: type @ to pick one.") : null);
   }
 
   async loadHistory(sessionId) {
-    let turns;
-    let messages;
+    let views;
     try {
-      [turns, messages] = await Promise.all([api.sessionTurns(sessionId), api.messages(sessionId)]);
+      const turns = await api.sessionTurns(sessionId);
+      if (this.context?.sessionId !== sessionId) return;
+      // This tab's live turn: running, or ended without reaching the stored list (lost).
+      const mine = this.live?.sessionId === sessionId ? this.live : null;
+      const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
+      views = (await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
+        { actions: this.actions })).map((view) => view.el);
+      if (live) views.push(live.view.el);
     } catch (err) {
       if (this.context?.sessionId !== sessionId) return;
       this.log.replaceChildren(h("div", { class: "empty error", role: "alert" },
@@ -89,56 +83,51 @@ export class ChatPane {
       return;
     }
     if (this.context?.sessionId !== sessionId) return; // the user moved on meanwhile
-    const byTurn = new Map();
-    for (const m of messages) byTurn.set(m.turn_id, [...(byTurn.get(m.turn_id) ?? []), m]);
-    const live = this.live && this.live.sessionId === sessionId ? this.live : null;
-    const views = turns
-      .filter((turn) => !live || turn.id !== live.turnId)
-      .map((turn) => turnFromRecord(turn, byTurn.get(turn.id) ?? []).el);
-    if (live) views.push(live.view.el);
     this.log.replaceChildren(...(views.length ? views : [this.emptyState()]));
     this.log.scrollTop = this.log.scrollHeight;
+    this.updateComposer(); // Edit/Regenerate wait while a turn runs
+  }
+
+  /** The mode to send with a regenerated turn: its own, unless that is the room's default. */
+  modeFor(view) {
+    const room = this.context?.room;
+    return room && view.mode && view.mode !== room.mode ? view.mode : "";
+  }
+
+  get busy() {
+    return Boolean(this.live && !this.live.done);
   }
 
   updateComposer() {
-    const busy = this.live && !this.live.done;
     const noAgents = this.context?.room && this.context.room.agents.length === 0;
-    this.sendButton.disabled = Boolean(busy || noAgents || !this.context);
-    if (busy && this.live.sessionId !== this.context?.sessionId) {
-      this.hint.textContent = "A turn is running in another session.";
-    } else if (busy) this.hint.textContent = "Agents are answering…";
-    else this.hint.textContent = "Enter sends · Shift+Enter newline";
-  }
-
-  onKey(event) {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      this.form.requestSubmit();
+    let hint = "Enter sends · Shift+Enter newline";
+    if (this.busy && this.live.sessionId !== this.context?.sessionId) hint = "A turn is running in another session.";
+    else if (this.busy) hint = "Agents are answering… (Esc stops)";
+    else if (noAgents) hint = "Add agents to the roster first.";
+    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint);
+    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy)")) {
+      button.disabled = this.busy;
     }
   }
 
-  async onSubmit(event) {
-    event.preventDefault();
-    const message = this.input.value.trim();
-    if (!message || this.sendButton.disabled) return;
-    this.sendButton.disabled = true;
+  async send({ message, mode }) {
+    if (this.busy) return;
+    this.composer.setBusy(true, "Sending…");
     let sessionId;
     try {
       sessionId = await this.context.ensureSession(message);
     } catch (err) {
-      this.showError(err);
+      this.composer.restore(message);
+      this.log.append(h("div", { class: "inline-error", role: "alert" }, err.message));
       this.updateComposer();
       return;
     }
-    this.input.value = "";
     const body = { message };
-    if (this.context.room && this.modeSelect.value) body.mode = this.modeSelect.value;
-    const onFinished = (_turn, err) => {
-      if (err && !this.input.value) this.input.value = message; // not sent: let the user fix it
-      this.finished();
-    };
-    const mode = body.mode ?? this.context.room?.mode ?? "standalone";
-    await this.run(new LiveTurn({ sessionId, message, mode, onFinished }), (t) => t.start(body));
+    if (this.context.room && mode) body.mode = mode;
+    const shown = body.mode ?? this.context.room?.mode ?? "standalone";
+    const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
+      onFinished: (_live, outcome) => this.finished(outcome, message) });
+    await this.run(live, (t) => t.start(body));
   }
 
   /**
@@ -146,16 +135,15 @@ export class ChatPane {
    * leaves that turn out and the rebuilt view takes its place. Replays from event 0.
    */
   resume(state) {
-    const live = new LiveTurn({ sessionId: state.sessionId, message: state.message,
-      onFinished: () => this.finished() });
+    const live = new LiveTurn({ sessionId: state.sessionId, message: state.message, actions: this.actions,
+      onFinished: (_live, outcome) => this.finished(outcome, state.message) });
     live.turnId = state.turnId;
     this.live = live;
     live.resume(state.turnId).catch((err) => {
       clearRunning();
       live.view.finish("error");
       live.view.notice(`Could not resume the turn: ${err.message}`, "error");
-      live.done = true;
-      this.finished();
+      live.settle(null);
     });
   }
 
@@ -168,13 +156,19 @@ export class ChatPane {
     await go(live);
   }
 
-  finished() {
+  finished(outcome, message) {
+    const here = this.live?.sessionId === this.context?.sessionId;
+    if (outcome?.restore && here) this.composer.restore(message);
+    // Resumed on load and lost before the page showed the session: restore it on show().
+    else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: this.live.sessionId, message };
     this.updateComposer();
     this.onTurnFinished?.(this.live);
-    if (this.live?.sessionId === this.context?.sessionId) this.input.focus();
+    if (here) this.composer.focus();
   }
 
-  showError(err) {
-    this.log.append(h("div", { class: "inline-error", role: "alert" }, err.message));
+  /** Esc: stop the running turn of this tab, if any. */
+  stopLive() {
+    if (this.busy) this.live.stop();
+    return this.busy;
   }
 }

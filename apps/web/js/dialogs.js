@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 
 /**
- * fields: [{name, label, type: text|textarea|select|number, value, options: [{value,label}],
+ * fields: [{name, label, type: text|textarea|select|number|checkbox, value, options: [{value,label}],
  *           required, pattern, placeholder, hint}]
  * onSubmit(values) may throw; its message is shown and the dialog stays open.
  * Resolves with onSubmit's result, or null when cancelled.
@@ -16,6 +16,7 @@ export function formDialog({ title, description = "", fields, submitLabel = "Sav
     const rows = fields.map((field) => {
       const input = fieldInput(field);
       inputs.set(field.name, input);
+      if (field.type === "checkbox") return h("label", { class: "field check" }, input, h("span", {}, field.label));
       return h("label", { class: "field" },
         h("span", { class: "field-label" }, field.label),
         input,
@@ -40,7 +41,7 @@ export function formDialog({ title, description = "", fields, submitLabel = "Sav
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const values = {};
-      for (const [name, input] of inputs) values[name] = input.value;
+      for (const [name, input] of inputs) values[name] = input.type === "checkbox" ? input.checked : input.value;
       submit.disabled = true;
       error.hidden = true;
       try {
@@ -69,6 +70,11 @@ function fieldInput(field) {
   if (field.type === "textarea") {
     const el = h("textarea", { ...common, rows: field.rows ?? 5 });
     el.value = field.value ?? "";
+    return el;
+  }
+  if (field.type === "checkbox") {
+    const el = h("input", { name: field.name, type: "checkbox" });
+    el.checked = Boolean(field.value);
     return el;
   }
   if (field.type === "select") {

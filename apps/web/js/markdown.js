@@ -3,9 +3,15 @@
 // passthrough, no attributes taken from the text except an http(s) link href that has
 // been parsed by URL(). Raw HTML in the input stays visible as text.
 //
-// Supported: paragraphs (single newlines kept as line breaks), fenced code blocks,
-// headings, block quotes, bullet and numbered lists (nested by indentation), rules,
-// inline code, **bold**, *italic* / _italic_, [links](https://...) and bare http(s) URLs.
+// Supported: paragraphs (single newlines kept as line breaks), fenced code blocks (with
+// syntax highlighting through highlight.js and a copy button), headings, block quotes,
+// bullet and numbered lists (nested by indentation), task lists (- [ ] / - [x]), pipe
+// tables, rules, inline code, **bold**, *italic* / _italic_, ~~strikethrough~~,
+// [links](https://...) and bare http(s) URLs.
+
+import { copyButton } from "./clipboard.js";
+import { highlightInto } from "./highlight.js";
+import { isTableStart, table } from "./md-table.js";
 
 const MAX_DEPTH = 6;
 
@@ -14,6 +20,7 @@ const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}>\s?/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])\s+(.*)$/;
+const TASK = /^\[([ xX])\]\s+/;
 
 /** Render `text` into a DocumentFragment. */
 export function renderMarkdown(text) {
@@ -28,9 +35,9 @@ export function renderInto(el, text) {
   el.replaceChildren(renderMarkdown(text));
 }
 
-function isBlockStart(line) {
+function isBlockStart(line, lines = null, i = 0) {
   return FENCE.test(line) || HEADING.test(line) || RULE.test(line) || QUOTE.test(line)
-    || ITEM.test(line);
+    || ITEM.test(line) || (lines !== null && isTableStart(lines, i));
 }
 
 function renderBlocks(lines, parent, depth) {
@@ -48,6 +55,7 @@ function renderBlocks(lines, parent, depth) {
       continue;
     }
     if (RULE.test(line)) { parent.append(document.createElement("hr")); i += 1; continue; }
+    if (isTableStart(lines, i)) { i = table(lines, i, parent, inlineInto); continue; }
     if (depth < MAX_DEPTH && QUOTE.test(line)) { i = quote(lines, i, parent, depth); continue; }
     if (depth < MAX_DEPTH && ITEM.test(line)) { i = list(lines, i, parent, depth); continue; }
     i = paragraph(lines, i, parent);
@@ -67,12 +75,22 @@ function codeBlock(lines, start, fence, parent) {
     body.push(lines[i]);
     i += 1;
   }
+  const text = body.join("\n");
   const pre = document.createElement("pre");
   const code = document.createElement("code");
   if (fence[2]) pre.dataset.lang = fence[2];
-  code.textContent = body.join("\n");
+  highlightInto(code, text, fence[2]);
   pre.append(code);
-  parent.append(pre);
+  const head = document.createElement("div");
+  head.className = "code-head";
+  const lang = document.createElement("span");
+  lang.className = "code-lang";
+  lang.textContent = fence[2] || "text";
+  head.append(lang, copyButton(() => text, `Copy ${fence[2] || "code"} code`));
+  const block = document.createElement("div");
+  block.className = "code-block";
+  block.append(head, pre);
+  parent.append(block);
   return i;
 }
 
@@ -116,8 +134,19 @@ function list(lines, start, parent, depth) {
       i += 1;
     }
     const li = document.createElement("li");
+    const task = ordered ? null : TASK.exec(body[0]);
+    if (task) {
+      body[0] = body[0].slice(task[0].length);
+      li.className = "task";
+      const box = document.createElement("input");
+      box.type = "checkbox";
+      box.disabled = true;
+      box.checked = task[1] !== " ";
+      li.append(box);
+    }
     renderBlocks(body, li, depth + 1);
-    if (li.childNodes.length === 1 && li.firstChild.nodeName === "P") li.firstChild.replaceWith(...li.firstChild.childNodes);
+    const only = li.lastChild;
+    if (only?.nodeName === "P" && li.childNodes.length === (task ? 2 : 1)) only.replaceWith(...only.childNodes);
     listEl.append(li);
     if (i < lines.length && lines[i].trim() === "") {
       const after = lines.slice(i).find((l) => l.trim() !== "");
@@ -133,7 +162,7 @@ function list(lines, start, parent, depth) {
 function paragraph(lines, start, parent) {
   const body = [];
   let i = start;
-  while (i < lines.length && lines[i].trim() !== "" && (i === start || !isBlockStart(lines[i]))) {
+  while (i < lines.length && lines[i].trim() !== "" && (i === start || !isBlockStart(lines[i], lines, i))) {
     body.push(lines[i].trim());
     i += 1;
   }
@@ -146,7 +175,8 @@ function paragraph(lines, start, parent) {
   return i;
 }
 
-// Inline spans, tried in this order at each position: code, link, bold, italic, bare URL.
+// Inline spans, tried in this order at each position: code, link, bold, italic, bare URL,
+// strikethrough.
 const INLINE = new RegExp(
   [
     "(`+)([^`]|[^`][\\s\\S]*?[^`])\\1(?!`)", // 1,2 code span
@@ -156,6 +186,7 @@ const INLINE = new RegExp(
     "\\*(?=[^\\s*])([^*]*?[^\\s*]|[^\\s*])\\*", // 7 italic
     "(?<![\\w])_(?=[^\\s_])([^_]*?[^\\s_]|[^\\s_])_(?![\\w])", // 8 italic
     "(https?:\\/\\/[^\\s<>()\\[\\]]*[^\\s<>()\\[\\].,;:!?'\"])", // 9 bare URL
+    "~~(?=\\S)([\\s\\S]*?\\S)~~", // 10 strikethrough
   ].join("|"),
   "g",
 );
@@ -194,7 +225,8 @@ function inlineNode(m, depth) {
     a.textContent = m[9];
     return a;
   }
-  const [tag, inner] = m[5] ?? m[6] ? ["strong", m[5] ?? m[6]] : ["em", m[7] ?? m[8]];
+  let [tag, inner] = m[5] ?? m[6] ? ["strong", m[5] ?? m[6]] : ["em", m[7] ?? m[8]];
+  if (m[10] !== undefined) [tag, inner] = ["del", m[10]];
   const el = document.createElement(tag);
   return depth < MAX_DEPTH ? inlineInto(el, inner, depth + 1) : (el.append(inner), el);
 }

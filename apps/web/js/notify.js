@@ -9,7 +9,7 @@ function host() {
   return region;
 }
 
-export function notify(text, kind = "info", ms = 6000) {
+export function notify(text, kind = "info", ms = 4000) {
   const toast = h(
     "div",
     { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },

@@ -1,9 +1,10 @@
-// One agent's answer box: header (name, key, state), Markdown body, footer (usage, error).
-// data-state: waiting (routed, not started) -> started -> streaming (has deltas)
+// One agent's answer box: header (name, key, state, copy), Markdown body, footer (figures,
+// error). data-state: waiting (routed, not started) -> started -> streaming (has deltas)
 //             -> done | failed | stopped. Tests and CSS read it.
 
 import { h, formatMs } from "./dom.js";
 import { renderInto } from "./markdown.js";
+import { copyButton } from "./clipboard.js";
 
 const STATE_LABEL = {
   waiting: "queued",
@@ -13,6 +14,11 @@ const STATE_LABEL = {
   failed: "failed",
   stopped: "stopped",
 };
+
+/** The key of a panel inside a turn: its round and agent. */
+export function panelId(round, key) {
+  return `${round ?? "-"}:${key}`;
+}
 
 export class AgentPanel {
   constructor({ key, name = key, round = null, kind = "agent" }) {
@@ -24,6 +30,8 @@ export class AgentPanel {
     this.stateEl = h("span", { class: "panel-state" });
     this.body = h("div", { class: "panel-body md" });
     this.foot = h("div", { class: "panel-foot" });
+    this.copy = copyButton(() => this.text, `Copy ${name}'s answer`);
+    this.copy.hidden = true;
     this.el = h(
       "section",
       {
@@ -32,7 +40,7 @@ export class AgentPanel {
         "aria-label": `${name} answer`,
       },
       h("header", { class: "panel-head" }, this.nameEl,
-        kind === "agent" ? h("span", { class: "panel-key" }, `@${key}`) : null, this.stateEl),
+        kind === "agent" ? h("span", { class: "panel-key" }, `@${key}`) : null, this.stateEl, this.copy),
       this.body,
       this.foot,
     );
@@ -46,10 +54,14 @@ export class AgentPanel {
   setState(state) {
     this.el.dataset.state = state;
     this.stateEl.textContent = STATE_LABEL[state] ?? state;
+    this.copy.hidden = !this.text || !["done", "stopped"].includes(state);
   }
 
   setName(name) {
-    if (name) this.nameEl.textContent = name;
+    if (!name) return;
+    this.nameEl.textContent = name;
+    this.el.setAttribute("aria-label", `${name} answer`);
+    this.copy.setAttribute("aria-label", `Copy ${name}'s answer`);
   }
 
   start() {
@@ -69,14 +81,16 @@ export class AgentPanel {
     if (typeof text === "string") this.text = text;
     this.setState("done");
     this.render();
-    if (usage) this.setUsage(usage);
+    if (usage) this.setFigures(usage);
   }
 
-  fail(error, code) {
+  /** message: a sentence for a person; code: the machine code, shown small. */
+  fail(message, code) {
     this.setState("failed");
     this.render();
     this.foot.replaceChildren(
-      h("span", { class: "panel-error", role: "status" }, error || "failed", code ? ` (${code})` : ""),
+      h("span", { class: "panel-error", role: "status" }, message || "This agent failed."),
+      code ? h("span", { class: "panel-code" }, ` (${code})`) : null,
     );
   }
 
@@ -88,12 +102,15 @@ export class AgentPanel {
     }
   }
 
-  setUsage(usage, latencyMs = null) {
+  /** Tokens (from agent_completed or summed calls), LLM calls and their latency. */
+  setFigures(usage, calls = null, latencyMs = null) {
     this.usage = usage ?? this.usage;
+    if (calls !== null) this.calls = calls;
     if (latencyMs !== null) this.latencyMs = latencyMs;
     if (this.state === "failed") return;
     const parts = [];
     if (this.usage) parts.push(`${this.usage.input_tokens} in · ${this.usage.output_tokens} out`);
+    if (this.calls) parts.push(`${this.calls} call${this.calls === 1 ? "" : "s"}`);
     if (this.latencyMs !== undefined) parts.push(formatMs(this.latencyMs));
     this.foot.replaceChildren(h("span", { class: "panel-usage" }, parts.join(" · ")));
   }

@@ -1,11 +1,14 @@
 // The roster dialog: a room's agents in position order; add at a position, move, remove.
-// Moving is "remove, then add at the new position" (the API has no reorder route).
+// Moving is "remove, then add at the new position" (the API has no reorder route). Stored
+// positions may have gaps (0, 2, 3 after a removal), so every request uses the stored
+// position of a neighbour, never the row's index in the list.
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
 export function openRosterDialog({ room, agents, onChange }) {
   let current = room;
+  let focusAfter = null; // {key, step}: the row (and button) to focus after the next render
   const error = h("p", { class: "form-error", role: "alert", hidden: true });
   const list = h("ol", { class: "roster-list" });
   const agentSelect = h("select", { "aria-label": "Agent to add" });
@@ -43,11 +46,24 @@ export function openRosterDialog({ room, agents, onChange }) {
     act(() => api.addMember(current.id, agentSelect.value, position));
   }
 
-  function move(entry, to) {
+  /** Move `entry` one place up (-1) or down (+1); focus stays on the moved row. */
+  function move(entry, members, index, step) {
+    const neighbour = members[index + step];
+    // Up: take the neighbour's place (it and later rows shift down). Down: go right after
+    // the neighbour (rows from there shift down), whatever gaps the positions have.
+    const to = step < 0 ? neighbour.position : neighbour.position + 1;
+    focusAfter = { key: entry.key, step };
     act(async () => {
       await api.removeMember(current.id, entry.agent_id);
       return api.addMember(current.id, entry.agent_id, to);
     });
+  }
+
+  /** Focus then goes to the next row's Remove (the previous one at the end), else Add. */
+  function remove(entry, members, index) {
+    const next = members[index + 1] ?? members[index - 1];
+    focusAfter = next ? { key: next.key, remove: true } : { add: true };
+    act(() => api.removeMember(current.id, entry.agent_id));
   }
 
   function render() {
@@ -56,19 +72,38 @@ export function openRosterDialog({ room, agents, onChange }) {
       h("span", { class: "roster-name" }, entry.name, " ", h("span", { class: "muted" }, `@${entry.key}`)),
       h("span", { class: "roster-actions" },
         h("button", { type: "button", class: "ghost icon", "aria-label": `Move ${entry.name} up`,
-          disabled: index === 0, onclick: () => move(entry, index - 1) }, "↑"),
+          dataset: { step: "-1" }, disabled: index === 0,
+          onclick: () => move(entry, members, index, -1) }, "↑"),
         h("button", { type: "button", class: "ghost icon", "aria-label": `Move ${entry.name} down`,
-          disabled: index === members.length - 1, onclick: () => move(entry, index + 1) }, "↓"),
+          dataset: { step: "1" }, disabled: index === members.length - 1,
+          onclick: () => move(entry, members, index, 1) }, "↓"),
         h("button", { type: "button", class: "ghost danger-text", "aria-label": `Remove ${entry.name}`,
-          onclick: () => act(() => api.removeMember(current.id, entry.agent_id)) }, "Remove")))));
+          onclick: () => remove(entry, members, index) }, "Remove")))));
     if (!members.length) list.append(h("li", { class: "muted" }, "No agents in this room yet."));
     const inRoom = new Set(members.map((m) => m.agent_id));
     const free = agents.filter((a) => !inRoom.has(a.id));
     agentSelect.replaceChildren(...free.map((a) => h("option", { value: a.id }, `${a.name} (@${a.key})`)));
     if (!free.length) agentSelect.append(h("option", { value: "" }, agents.length ? "every agent is in" : "create an agent first"));
     positionSelect.replaceChildren(h("option", { value: "" }, "at the end"),
-      ...members.map((m, i) => h("option", { value: String(i) }, `at position ${i + 1} (before ${m.name})`)));
+      ...members.map((m, i) => h("option", { value: String(m.position) }, `at position ${i + 1} (before ${m.name})`)));
     addButton.disabled = !free.length;
+    restoreFocus();
+  }
+
+  function restoreFocus() {
+    if (!focusAfter) return;
+    if (focusAfter.add || focusAfter.remove) {
+      const row = [...list.querySelectorAll(".roster-item")].find((li) => li.dataset.key === focusAfter.key);
+      (row?.querySelector("button.danger-text") ?? agentSelect).focus();
+      focusAfter = null;
+      return;
+    }
+    const row = [...list.querySelectorAll(".roster-item")].find((li) => li.dataset.key === focusAfter.key);
+    const buttons = row ? [...row.querySelectorAll("button[data-step]")] : [];
+    // The same arrow if it still works, else the other one (the row reached an end).
+    const same = buttons.find((b) => b.dataset.step === String(focusAfter.step) && !b.disabled);
+    (same ?? buttons.find((b) => !b.disabled))?.focus();
+    focusAfter = null;
   }
 
   render();

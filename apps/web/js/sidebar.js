@@ -1,6 +1,19 @@
 // The navigation column: rooms and agents, each with a "New" button and an empty state.
 
 import { h } from "./dom.js";
+import { showShortcuts } from "./shortcuts.js";
+
+function themeButton() {
+  const theme = window.pantheonTheme;
+  if (!theme) return null;
+  const button = h("button", { type: "button", class: "ghost small theme-toggle",
+    "aria-pressed": String(theme.current() === "dark"),
+    onclick: () => {
+      const next = theme.toggle();
+      button.setAttribute("aria-pressed", String(next === "dark"));
+    } }, "Dark theme");
+  return button;
+}
 
 export function renderSidebar(el, { rooms, agents, route, onNewRoom, onNewAgent, onForgetKey }) {
   const roomItems = rooms.map((room) => item(
@@ -13,7 +26,11 @@ export function renderSidebar(el, { rooms, agents, route, onNewRoom, onNewAgent,
     h("a", { class: "brand", href: "#/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "Π"), "Pantheon"),
     group("Rooms", "New room", onNewRoom, roomItems, "No rooms yet. A room is a team of agents."),
     group("Agents", "New agent", onNewAgent, agentItems, "No agents yet. Start here: an agent is a role with a model."),
-    h("p", { class: "side-foot" }, h("a", { href: "/docs" }, "API docs"),
+    h("div", { class: "side-foot" },
+      themeButton(),
+      h("button", { type: "button", class: "ghost small", "aria-keyshortcuts": "Control+/",
+        onclick: showShortcuts }, "Keyboard shortcuts"),
+      h("a", { href: "/docs" }, "API docs"),
       onForgetKey ? h("button", { type: "button", class: "ghost small", onclick: onForgetKey }, "Forget API key") : null),
   );
 }

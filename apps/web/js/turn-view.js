@@ -1,10 +1,14 @@
-// One turn on screen, built from the SSE event sequence (live, replayed, or synthesised
-// from stored messages): the user's message, one section per round with the manager's
+// One turn on screen: the user's message, one section per round with the manager's
 // routing and evaluation, one panel per agent, the synthesis set apart, status and usage.
+// The view knows nothing about the network: events go through `apply`, which looks up one
+// renderer per event type in turn-events.js (live, replayed and stored turns alike).
 
-import { h, formatCost, formatMs, replaceChildren } from "./dom.js";
+import { h, replaceChildren } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
-import { AgentPanel } from "./panel.js";
+import { AgentPanel, panelId } from "./panel.js";
+import { RENDERERS } from "./turn-events.js";
+import { renderUsage } from "./turn-usage.js";
+import { copyButton } from "./clipboard.js";
 
 const STATUS_LABEL = {
   running: "running",
@@ -12,29 +16,47 @@ const STATUS_LABEL = {
   partial: "partial: some agents failed",
   failed: "failed",
   cancelled: "cancelled",
+  interrupted: "interrupted",
   error: "error",
+  lost: "lost",
+  unknown: "outcome unknown",
 };
 
 export class TurnView {
-  constructor({ message = "", mode = "", onStop = null } = {}) {
+  /**
+   * actions (optional): {regenerate(view), edit(view)}: buttons under the user's message,
+   * shown once the turn has ended.
+   */
+  constructor({ message = "", mode = "", onStop = null, actions = null } = {}) {
     this.turnId = null;
+    this.message = message;
     this.mode = mode;
     this.finished = false;
     this.rounds = new Map();
     this.panels = new Map();
     this.synthesis = null;
     this.statusEl = h("span", { class: "badge status" });
-    this.modeEl = h("span", { class: "badge mode" }, mode);
+    this.modeEl = h("span", { class: "badge mode", title: "Mode this turn ran in" }, mode);
     this.stopButton = onStop
-      ? h("button", { type: "button", class: "stop danger", onclick: () => onStop(this) }, "Stop")
+      ? h("button", { type: "button", class: "stop danger", "aria-keyshortcuts": "Escape",
+        onclick: () => onStop(this) }, "Stop")
       : null;
     this.body = h("div", { class: "turn-body" });
     this.usageEl = h("footer", { class: "turn-usage", "aria-live": "polite" });
     this.noticeEl = h("div", { class: "turn-notice", role: "alert", hidden: true });
+    this.actionsEl = h("div", { class: "msg-actions", hidden: true },
+      copyButton(() => this.message, "Copy what you wrote"),
+      actions?.edit ? h("button", { type: "button", class: "ghost small",
+        title: "Put this message in the composer to change it and send it as a new turn",
+        onclick: () => actions.edit(this) }, "Edit") : null,
+      actions?.regenerate ? h("button", { type: "button", class: "ghost small",
+        title: "Send this message again as a new turn; this one stays in the history",
+        onclick: () => actions.regenerate(this) }, "Regenerate") : null);
     this.el = h(
       "article",
-      { class: "turn" },
-      h("div", { class: "msg-user md" }, renderMarkdown(message)),
+      { class: "turn", "aria-label": "Turn" },
+      h("div", { class: "msg-user-wrap" },
+        h("div", { class: "msg-user md" }, renderMarkdown(message)), this.actionsEl),
       h("header", { class: "turn-head" }, this.modeEl, this.statusEl, this.stopButton),
       this.body,
       this.noticeEl,
@@ -49,6 +71,7 @@ export class TurnView {
     this.statusEl.textContent = STATUS_LABEL[status] ?? status;
     this.statusEl.dataset.status = status;
     if (this.stopButton) this.stopButton.hidden = status !== "running";
+    this.actionsEl.hidden = status === "running";
   }
 
   notice(text, kind = "info") {
@@ -59,125 +82,34 @@ export class TurnView {
 
   /** Apply one protocol event (see apps/api/pantheon/turns/events.py). */
   apply(event) {
-    const handler = this[`on_${event.type}`];
-    if (handler) handler.call(this, event);
+    RENDERERS[event.type]?.(this, event);
   }
 
-  on_turn_started(e) {
-    this.turnId = e.turn_id;
-    this.el.dataset.turnId = e.turn_id;
-    this.mode = e.mode;
-    this.modeEl.textContent = e.mode;
-  }
-
-  on_round_start(e) {
-    this.round(e.round).el.dataset.state = "running";
-  }
-
-  on_round_end(e) {
-    this.round(e.round).el.dataset.state = "done";
-  }
-
-  on_routing(e) {
-    const round = this.round(e.round);
-    const names = e.agents.length ? e.agents.map((k) => `@${k}`).join(", ") : "nobody";
-    replaceChildren(round.routing,
-      h("span", { class: "decision-label" }, "Manager routed to "),
-      h("strong", {}, names),
-      e.fallback ? h("span", { class: "badge warn" }, "fallback: unusable answer, first agent runs") : null,
-    );
-    round.routing.hidden = false;
-    for (const key of e.agents) this.panel(e.round, key);
-  }
-
-  on_agent_started(e) {
-    const panel = this.panel(e.round, e.agent_key);
-    panel.setName(e.agent_name);
-    panel.start();
-  }
-
-  on_delta(e) {
-    if (this.synthesis && e.agent_key === "manager") this.synthesis.append(e.text);
-    else this.panel(e.round, e.agent_key).append(e.text);
-  }
-
-  on_agent_completed(e) {
-    this.panel(e.round, e.agent_key).complete(e.text, e.usage);
-  }
-
-  on_agent_failed(e) {
-    if (this.synthesis && e.agent_key === "manager") this.synthesis.fail(e.error, e.code);
-    else this.panel(e.round, e.agent_key).fail(e.error, e.code);
-  }
-
-  on_evaluation(e) {
-    const round = this.round(e.round);
-    const next = e.continue ? "another round" : "enough, synthesise";
-    replaceChildren(round.evaluation,
-      h("span", { class: "decision-label" }, "Manager evaluated: "),
-      h("strong", {}, next),
-      e.fallback ? h("span", { class: "badge warn" }, "fallback: unparsable answer means stop") : null,
-    );
-    round.evaluation.dataset.continue = String(Boolean(e.continue));
-    round.evaluation.hidden = false;
-  }
-
-  on_synthesis_started() {
-    this.synthesis = new AgentPanel({ key: "manager", name: "Manager synthesis", kind: "synthesis" });
-    this.synthesis.start();
-    this.body.append(h("div", { class: "synthesis" }, this.synthesis.el));
-  }
-
-  on_synthesis_completed(e) {
-    this.synthesis?.complete(e.text);
-  }
-
-  on_turn_completed(e) {
-    this.finish(e.status);
-    this.usage = e.usage;
-    this.renderUsage();
-  }
-
-  on_error(e) {
-    this.finish("error");
-    this.notice(`The turn could not run: ${e.message} (${e.code})`, "error");
-  }
-
+  /** The turn is over: open panels show stopped, pending manager notes go away. */
   finish(status) {
     this.finished = true;
     this.setStatus(status);
     for (const panel of this.panels.values()) panel.stop();
     this.synthesis?.stop();
+    for (const round of this.rounds.values()) {
+      for (const line of [round.routing, round.evaluation]) {
+        if (line.dataset.pending === "true") line.hidden = true;
+      }
+    }
   }
 
   /** Latency and per-agent figures from GET /v1/turns/{id} once the turn is stored. */
   applyDetail(detail) {
-    this.usage = detail.usage;
-    if (detail.created_at && detail.finished_at) {
-      this.wallMs = new Date(detail.finished_at) - new Date(detail.created_at);
-    }
-    this.calls = detail.llm_calls.length;
-    for (const call of detail.llm_calls) {
-      if (call.purpose === "synthesis") this.synthesis?.setUsage(null, call.latency_ms);
-      else if (call.agent_key && (call.purpose === "specialist" || call.purpose === "chat")) {
-        this.panels.get(panelId(call.round, call.agent_key))?.setUsage(null, call.latency_ms);
-      }
-    }
-    this.renderUsage();
+    this.detail = detail;
+    renderUsage(this);
   }
 
-  renderUsage() {
-    const u = this.usage;
-    if (!u) return;
-    const parts = [
-      h("span", { class: "usage-tokens" }, `${u.input_tokens} tokens in · ${u.output_tokens} out`),
-      h("span", { class: "usage-cost" }, `cost ${formatCost(u.cost_usd)}`),
-    ];
-    if (this.wallMs !== undefined) {
-      parts.push(h("span", { class: "usage-latency" }, `latency ${formatMs(this.wallMs)}`));
-    }
-    if (this.calls) parts.push(h("span", {}, `${this.calls} LLM calls`));
-    this.usageEl.replaceChildren(...parts);
+  /** A manager decision line: pending (what it is doing now) or decided (what it chose). */
+  decision(line, parts, { pending = false } = {}) {
+    replaceChildren(line, parts);
+    line.dataset.pending = String(pending);
+    line.setAttribute("role", pending ? "status" : "note");
+    line.hidden = false;
   }
 
   round(number) {
@@ -208,45 +140,10 @@ export class TurnView {
     }
     return panel;
   }
-}
 
-function panelId(round, key) {
-  return `${round ?? "-"}:${key}`;
-}
-
-/** Rebuild a stored turn (GET /v1/sessions/{id}/turns + its messages) as a TurnView. */
-export function turnFromRecord(turn, messages) {
-  const view = new TurnView({ message: turn.message, mode: turn.mode });
-  view.apply({ type: "turn_started", turn_id: turn.id, mode: turn.mode });
-  let currentRound;
-  for (const m of messages) {
-    if (m.role === "user") continue;
-    if (m.role === "manager") {
-      view.apply({ type: "synthesis_started" });
-      storedOutcome(view.synthesis, m);
-      continue;
-    }
-    if (m.round !== currentRound && m.round !== null) {
-      if (currentRound) view.apply({ type: "round_end", round: currentRound });
-      view.apply({ type: "round_start", round: m.round });
-    }
-    currentRound = m.round;
-    const base = { agent_key: m.agent_key, round: m.round };
-    view.apply({ type: "agent_started", ...base, agent_name: m.agent_name });
-    storedOutcome(view.panel(m.round, m.agent_key), m);
+  startSynthesis() {
+    this.synthesis = new AgentPanel({ key: "manager", name: "Manager synthesis", kind: "synthesis" });
+    this.synthesis.start();
+    this.body.append(h("div", { class: "synthesis" }, this.synthesis.el));
   }
-  if (currentRound) view.apply({ type: "round_end", round: currentRound });
-  view.apply({ type: "turn_completed", status: turn.status, usage: turn.usage });
-  if (turn.error_code && turn.status === "failed") view.notice(`Turn failed: ${turn.error_code}`, "error");
-  view.wallMs = turn.finished_at ? new Date(turn.finished_at) - new Date(turn.created_at) : undefined;
-  view.renderUsage();
-  return view;
-}
-
-function storedOutcome(panel, message) {
-  if (message.status === "ok") panel.complete(message.content);
-  else if (message.status === "cancelled") {
-    panel.text = message.content;
-    panel.stop();
-  } else panel.fail("failed", message.error_code);
 }

@@ -1,31 +1,48 @@
-// The header above the chat: a room (rename, mode, roster, delete, sessions) or an agent
-// (edit, delete, standalone sessions). Actions are passed in; this only builds the DOM.
+// The header above the chat: a room (rename, default mode, roster, delete) or an agent
+// (edit, delete), then the session bar (sessions, new session, this session's actions).
+// Actions are passed in; this only builds the DOM.
 
 import { h, formatTime } from "./dom.js";
+import { menuButton } from "./menu.js";
 
+// Every option says it is the room's default: the composer has a look-alike picker for
+// one turn, whose options say "This turn".
 const MODES = [
-  ["orchestrator", "orchestrator (manager routes)"],
-  ["roundtable", "roundtable (all, in order)"],
-  ["manual", "manual (@mentions only)"],
+  ["orchestrator", "Room default: orchestrator"],
+  ["roundtable", "Room default: roundtable"],
+  ["manual", "Room default: manual"],
 ];
+const MODE_HINT = {
+  orchestrator: "a manager routes specialists, round by round",
+  roundtable: "every agent answers, in roster order",
+  manual: "only the agents you @mention answer",
+};
 
 export function sessionLabel(session) {
-  return session.title || `Session of ${formatTime(session.created_at)}`;
+  return session?.title || (session ? `Untitled session of ${formatTime(session.created_at)}` : "New session");
 }
 
-function sessionPicker(sessions, sessionId, actions) {
-  const select = h("select", { class: "session-select", "aria-label": "Session",
-    onchange: (e) => actions.selectSession(e.target.value) },
-  sessions.length ? null : h("option", { value: "" }, "no sessions yet"),
-  sessions.map((s) => h("option", { value: s.id }, sessionLabel(s))));
-  select.value = sessionId ?? "";
-  return h("span", { class: "session-picker" },
-    h("label", { class: "inline-field" }, h("span", {}, "Session"), select),
-    h("button", { type: "button", onclick: actions.newSession }, "+ New session"));
+/** Sessions button (opens the list), "+ New session", and this session's menu. */
+function sessionBar(sessions, sessionId, actions) {
+  const current = sessions.find((s) => s.id === sessionId) ?? null;
+  const none = !current;
+  return h("div", { class: "session-bar" },
+    h("button", { type: "button", class: "session-button", "aria-haspopup": "dialog",
+      "aria-label": `Sessions (${sessions.length}): ${sessionLabel(current)}`, onclick: actions.browseSessions },
+    h("span", { class: "session-count" }, `Sessions ${sessions.length}`),
+    h("span", { class: "session-current" }, sessionLabel(current))),
+    h("button", { type: "button", class: "new-session", "aria-keyshortcuts": "Control+Shift+O",
+      onclick: actions.newSession }, "+ New session"),
+    menuButton("Session", [
+      { label: "Rename session…", onSelect: () => actions.renameSession(current), disabled: none },
+      { label: "Export as Markdown", onSelect: () => actions.exportSession(current, "md"), disabled: none },
+      { label: "Export as JSON", onSelect: () => actions.exportSession(current, "json"), disabled: none },
+      { label: "Delete session…", onSelect: () => actions.deleteSession(current), disabled: none, danger: true },
+    ], { ariaLabel: "Session actions", compact: true }));
 }
 
 export function roomHeader(room, { sessions, sessionId, actions }) {
-  const mode = h("select", { class: "room-mode", "aria-label": "Room mode",
+  const mode = h("select", { class: "room-mode", "aria-label": "Room default mode",
     onchange: (e) => actions.setMode(e.target.value) },
   MODES.map(([value, label]) => h("option", { value }, label)));
   mode.value = room.mode;
@@ -33,31 +50,36 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
   return h("header", { class: "view-head" },
     h("div", { class: "title-row" },
       h("h1", { class: "view-title" }, room.name),
+      sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
-        h("button", { type: "button", class: "ghost small", onclick: actions.rename }, "Rename"),
-        h("button", { type: "button", class: "ghost small danger-text", onclick: actions.remove }, "Delete"))),
-    room.description ? h("p", { class: "muted" }, room.description) : null,
+        menuButton("Room", [
+          { label: "Rename room…", onSelect: actions.rename },
+          { label: "Delete room…", onSelect: actions.remove, danger: true },
+        ], { ariaLabel: "Room actions" }))),
+    room.description ? h("p", { class: "muted view-description" }, room.description) : null,
     h("div", { class: "controls-row" },
-      h("label", { class: "inline-field" }, h("span", {}, "Mode"), mode),
+      h("label", { class: "inline-field room-mode-field",
+        title: "Used for every message unless you pick another mode for one turn below" }, mode,
+      h("span", { class: "mode-hint" }, MODE_HINT[room.mode])),
       h("button", { type: "button", class: "roster-button", onclick: actions.roster },
         `Roster (${roster.length})`),
       h("span", { class: "roster-inline muted" },
-        roster.length ? roster.map((a) => `@${a.key}`).join(" → ") : "no agents"),
-      h("span", { class: "controls-gap", "aria-hidden": "true" }),
-      sessionPicker(sessions, sessionId, actions)));
+        roster.length ? roster.map((a) => `@${a.key}`).join(" → ") : "no agents")));
 }
 
 export function agentHeader(agent, { sessions, sessionId, actions }) {
   return h("header", { class: "view-head" },
     h("div", { class: "title-row" },
       h("h1", { class: "view-title" }, agent.name, " ", h("span", { class: "muted" }, `@${agent.key}`)),
+      sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
-        h("button", { type: "button", class: "ghost small", onclick: actions.edit }, "Edit"),
-        h("button", { type: "button", class: "ghost small danger-text", onclick: actions.remove }, "Delete"))),
+        menuButton("Agent", [
+          { label: "Edit agent…", onSelect: actions.edit },
+          { label: "Delete agent…", onSelect: actions.remove, danger: true },
+        ], { ariaLabel: "Agent actions" }))),
     h("details", { class: "role" },
       h("summary", {}, `Role prompt · model ${agent.model}`),
-      h("p", { class: "role-text" }, agent.role_prompt)),
-    h("div", { class: "controls-row" }, sessionPicker(sessions, sessionId, actions)));
+      h("p", { class: "role-text" }, agent.role_prompt)));
 }
 
 export function welcome({ hasAgents, hasRooms, onNewAgent, onNewRoom }) {

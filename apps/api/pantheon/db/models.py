@@ -1,7 +1,7 @@
 """Every table of the service. Owned resources carry ``owner_id`` from day one.
 
-Soft delete: rooms and agents get ``deleted_at`` and disappear from every query; a deleted
-room's sessions answer 404 through their room. Turn data is append-only.
+Soft delete: rooms, agents and sessions get ``deleted_at`` and disappear from every query; a
+deleted room's sessions answer 404 through their room. Turn data is append-only.
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
     room_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("rooms.id"), index=True)
     agent_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("agents.id"), index=True)
     title: Mapped[str] = mapped_column(String(200), default="")
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):

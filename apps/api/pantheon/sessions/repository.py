@@ -1,13 +1,58 @@
-"""Session queries. A session is visible only while its room or agent is live."""
+"""Session queries. A session is visible only while it, and its room or agent, is live.
+
+Lists and reads carry two derived figures, computed in SQL rather than stored, so nothing
+has to keep them in step with the turns: the last activity (the newest turn's start, else
+the session's creation) and the first user message (for automatic titles).
+"""
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import Select, and_, or_, select
+from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
 
 from pantheon.db.models import Agent, ChatSession, Message, Room, Turn
 from pantheon.db.repository import Repository, as_uuid
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A session with its derived figures."""
+
+    session: ChatSession
+    last_activity_at: datetime
+    first_message: str | None
+    turn_count: int
+
+
+def like_pattern(text: str) -> str:
+    """``%text%`` with LIKE's wildcards and the escape character taken literally."""
+    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _last_activity() -> ColumnElement[Any]:
+    newest = (
+        select(func.max(Turn.created_at)).where(Turn.session_id == ChatSession.id).scalar_subquery()
+    )
+    return func.coalesce(newest, ChatSession.created_at)
+
+
+def _first_message() -> ColumnElement[Any]:
+    return (
+        select(Turn.message)
+        .where(Turn.session_id == ChatSession.id)
+        .order_by(Turn.created_at, Turn.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+
+
+def _turn_count() -> ColumnElement[Any]:
+    return select(func.count(Turn.id)).where(Turn.session_id == ChatSession.id).scalar_subquery()
 
 
 class SessionRepository(Repository):
@@ -18,6 +63,7 @@ class SessionRepository(Repository):
             .outerjoin(Agent, Agent.id == ChatSession.agent_id)
             .where(
                 ChatSession.owner_id == owner_id,
+                ChatSession.deleted_at.is_(None),
                 or_(
                     and_(ChatSession.room_id.is_not(None), Room.deleted_at.is_(None)),
                     and_(ChatSession.agent_id.is_not(None), Agent.deleted_at.is_(None)),
@@ -31,23 +77,52 @@ class SessionRepository(Repository):
             return None
         return await self.session.scalar(self._live(owner_id).where(ChatSession.id == ident))
 
+    async def figures(self, row: ChatSession) -> SessionRow:
+        """``row`` with its derived figures (after a create, a read or a patch)."""
+        query = select(_last_activity(), _first_message(), _turn_count()).where(
+            ChatSession.id == row.id
+        )
+        last, first, count = (await self.session.execute(query)).one()
+        return SessionRow(row, last, first, int(count))
+
     async def list_for(
         self,
         owner_id: uuid.UUID,
         *,
         room_id: uuid.UUID | None = None,
         agent_id: uuid.UUID | None = None,
+        search: str | None = None,
         limit: int,
         offset: int,
-    ) -> tuple[list[ChatSession], int]:
-        """A room's sessions, or an agent's standalone sessions, newest first."""
+    ) -> tuple[list[SessionRow], int]:
+        """A room's sessions, or an agent's standalone sessions, latest activity first.
+
+        ``search`` matches the title or any visible message (the user's included), as a
+        literal substring, case-insensitively (ASCII only on SQLite)."""
         owner = ChatSession.room_id == room_id if room_id else ChatSession.agent_id == agent_id
+        base = self._live(owner_id).where(owner)
+        if search:
+            pattern = like_pattern(search)
+            in_messages = exists(
+                select(Message.id).where(
+                    Message.session_id == ChatSession.id,
+                    Message.visible.is_(True),
+                    Message.content.ilike(pattern, escape="\\"),
+                )
+            )
+            base = base.where(or_(ChatSession.title.ilike(pattern, escape="\\"), in_messages))
+        total_query = select(func.count()).select_from(base.subquery())
+        total = int((await self.session.execute(total_query)).scalar_one())
+        activity = _last_activity().label("last_activity_at")
         query = (
-            self._live(owner_id)
-            .where(owner)
-            .order_by(ChatSession.created_at.desc(), ChatSession.id)
+            base.add_columns(activity, _first_message(), _turn_count())
+            .order_by(activity.desc(), ChatSession.created_at.desc(), ChatSession.id)
+            .limit(limit)
+            .offset(offset)
         )
-        return await self.page(query, limit=limit, offset=offset)
+        result = await self.session.execute(query)
+        rows = [SessionRow(s, last, first, int(n)) for s, last, first, n in result.all()]
+        return rows, total
 
     async def messages(
         self, session_id: uuid.UUID, *, limit: int, offset: int

@@ -1,18 +1,15 @@
-"""Session routes: create in a room or on one agent, read, list, read messages."""
+"""Session routes: create in a room or on one agent, read, rename, delete, list, search."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, status
+from fastapi import APIRouter, Depends, Query, Response, status
 
-from pantheon.agents.repository import AgentRepository
 from pantheon.deps import UoWDep, UserIdDep
-from pantheon.errors import not_found
-from pantheon.rooms.repository import RoomRepository
 from pantheon.schemas import Page, PageDep, page_of
 from pantheon.sessions.repository import SessionRepository
-from pantheon.sessions.schemas import MessageRead, SessionCreate, SessionRead
+from pantheon.sessions.schemas import MessageRead, SessionCreate, SessionRead, SessionUpdate
 from pantheon.sessions.service import SessionService
 
 router = APIRouter(tags=["sessions"])
@@ -23,6 +20,14 @@ def _service(uow: UoWDep) -> SessionService:
 
 
 ServiceDep = Annotated[SessionService, Depends(_service)]
+SearchDep = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=200,
+        description="Only sessions whose title or messages contain this text (literally)",
+    ),
+]
 
 
 @router.post("/v1/rooms/{room_id}/sessions", status_code=status.HTTP_201_CREATED)
@@ -30,8 +35,7 @@ async def create_room_session(
     room_id: str, service: ServiceDep, user: UserIdDep, data: SessionCreate | None = None
 ) -> SessionRead:
     """Open a session in a room."""
-    row = await service.create_in_room(user, room_id, data or SessionCreate())
-    return SessionRead.model_validate(row)
+    return await service.create_in_room(user, room_id, data or SessionCreate())
 
 
 @router.post("/v1/agents/{agent_id}/sessions", status_code=status.HTTP_201_CREATED)
@@ -39,42 +43,44 @@ async def create_agent_session(
     agent_id: str, service: ServiceDep, user: UserIdDep, data: SessionCreate | None = None
 ) -> SessionRead:
     """Open a standalone session with one agent."""
-    row = await service.create_standalone(user, agent_id, data or SessionCreate())
-    return SessionRead.model_validate(row)
+    return await service.create_standalone(user, agent_id, data or SessionCreate())
 
 
 @router.get("/v1/rooms/{room_id}/sessions")
 async def list_room_sessions(
-    room_id: str, service: ServiceDep, user: UserIdDep, page: PageDep
+    room_id: str, service: ServiceDep, user: UserIdDep, page: PageDep, q: SearchDep = None
 ) -> Page[SessionRead]:
-    """List a room's sessions, newest first."""
-    room = await RoomRepository(service.repo.session).get(user, room_id)
-    if room is None:
-        raise not_found("room", room_id)
-    rows, total = await service.repo.list_for(
-        user, room_id=room.id, limit=page.limit, offset=page.offset
-    )
-    return page_of(SessionRead, rows, total, page)
+    """List a room's sessions, latest activity first; ``q`` searches titles and messages."""
+    return await service.list_in_room(user, room_id, q, page)
 
 
 @router.get("/v1/agents/{agent_id}/sessions")
 async def list_agent_sessions(
-    agent_id: str, service: ServiceDep, user: UserIdDep, page: PageDep
+    agent_id: str, service: ServiceDep, user: UserIdDep, page: PageDep, q: SearchDep = None
 ) -> Page[SessionRead]:
-    """List an agent's standalone sessions, newest first."""
-    agent = await AgentRepository(service.repo.session).get(user, agent_id)
-    if agent is None:
-        raise not_found("agent", agent_id)
-    rows, total = await service.repo.list_for(
-        user, agent_id=agent.id, limit=page.limit, offset=page.offset
-    )
-    return page_of(SessionRead, rows, total, page)
+    """List an agent's standalone sessions, latest activity first; ``q`` searches them."""
+    return await service.list_for_agent(user, agent_id, q, page)
 
 
 @router.get("/v1/sessions/{session_id}")
 async def get_session(session_id: str, service: ServiceDep, user: UserIdDep) -> SessionRead:
     """Read one session."""
-    return SessionRead.model_validate(await service.get(user, session_id))
+    return await service.read(user, session_id)
+
+
+@router.patch("/v1/sessions/{session_id}")
+async def update_session(
+    session_id: str, data: SessionUpdate, service: ServiceDep, user: UserIdDep
+) -> SessionRead:
+    """Rename a session; an empty title goes back to the automatic one."""
+    return await service.update(user, session_id, data)
+
+
+@router.delete("/v1/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def delete_session(session_id: str, service: ServiceDep, user: UserIdDep) -> Response:
+    """Delete a session; it and its turns answer 404 from now on."""
+    await service.delete(user, session_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/v1/sessions/{session_id}/messages")

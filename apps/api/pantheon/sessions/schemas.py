@@ -6,21 +6,43 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from pantheon.schemas import ReadSchema, RequestBody
+
+TITLE_LENGTH = 60  # automatic titles: the first line of the first message, cut here
 
 
 class SessionCreate(RequestBody):
     title: str = Field(default="", max_length=200)
 
 
+class SessionUpdate(RequestBody):
+    model_config = ConfigDict(extra="forbid")
+
+    title: str = Field(
+        max_length=200, description="New title; empty goes back to the automatic title"
+    )
+
+
 class SessionRead(ReadSchema):
     id: uuid.UUID
     room_id: uuid.UUID | None
     agent_id: uuid.UUID | None
-    title: str
+    title: str = Field(description="The title given, else one made from the first message")
+    title_is_auto: bool = Field(description="True when ``title`` was made from the first message")
+    turn_count: int
+    last_activity_at: datetime = Field(description="The latest turn's start, else created_at")
     created_at: datetime
+
+
+def auto_title(first_message: str | None) -> str:
+    """The first non-empty line of the first message, shortened to ``TITLE_LENGTH``."""
+    lines = [line.strip() for line in (first_message or "").splitlines() if line.strip()]
+    if not lines:
+        return ""
+    line = " ".join(lines[0].split())
+    return line if len(line) <= TITLE_LENGTH else line[: TITLE_LENGTH - 1].rstrip() + "…"
 
 
 class MessageRead(ReadSchema):

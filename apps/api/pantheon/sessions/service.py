@@ -1,4 +1,8 @@
-"""Session rules: a session belongs to a live room, or to one live agent (standalone)."""
+"""Session rules: a session belongs to a live room, or to one live agent (standalone).
+
+Titles: a session keeps the title it was given; without one, it reads as the first line
+of its first message (``auto_title``), so naming a conversation is never a chore.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,25 @@ from pantheon.db.base import utcnow
 from pantheon.db.models import ChatSession
 from pantheon.errors import not_found
 from pantheon.rooms.repository import RoomRepository
-from pantheon.sessions.repository import SessionRepository
-from pantheon.sessions.schemas import SessionCreate
+from pantheon.schemas import Page, PageParams
+from pantheon.sessions.repository import SessionRepository, SessionRow
+from pantheon.sessions.schemas import SessionCreate, SessionRead, SessionUpdate, auto_title
+
+
+def session_read(row: SessionRow) -> SessionRead:
+    """The one place a session row becomes its read schema."""
+    chat = row.session
+    derived = "" if chat.title else auto_title(row.first_message)
+    return SessionRead(
+        id=chat.id,
+        room_id=chat.room_id,
+        agent_id=chat.agent_id,
+        title=chat.title or derived,
+        title_is_auto=bool(derived),
+        turn_count=row.turn_count,
+        last_activity_at=row.last_activity_at,
+        created_at=chat.created_at,
+    )
 
 
 class SessionService:
@@ -23,9 +44,47 @@ class SessionService:
             raise not_found("session", session_id)
         return found
 
+    async def read(self, owner_id: uuid.UUID, session_id: str) -> SessionRead:
+        return session_read(await self.repo.figures(await self.get(owner_id, session_id)))
+
+    async def update(
+        self, owner_id: uuid.UUID, session_id: str, data: SessionUpdate
+    ) -> SessionRead:
+        row = await self.get(owner_id, session_id)
+        row.title = data.title.strip()
+        await self.repo.session.flush()
+        return session_read(await self.repo.figures(row))
+
+    async def delete(self, owner_id: uuid.UUID, session_id: str) -> None:
+        """Hide the session and its turns (soft delete, as for rooms and agents)."""
+        row = await self.get(owner_id, session_id)
+        row.deleted_at = utcnow()
+
+    async def list_in_room(
+        self, owner_id: uuid.UUID, room_id: str, search: str | None, page: PageParams
+    ) -> Page[SessionRead]:
+        room = await RoomRepository(self.repo.session).get(owner_id, room_id)
+        if room is None:
+            raise not_found("room", room_id)
+        rows, total = await self.repo.list_for(
+            owner_id, room_id=room.id, search=search, limit=page.limit, offset=page.offset
+        )
+        return _page(rows, total, page)
+
+    async def list_for_agent(
+        self, owner_id: uuid.UUID, agent_id: str, search: str | None, page: PageParams
+    ) -> Page[SessionRead]:
+        agent = await AgentRepository(self.repo.session).get(owner_id, agent_id)
+        if agent is None:
+            raise not_found("agent", agent_id)
+        rows, total = await self.repo.list_for(
+            owner_id, agent_id=agent.id, search=search, limit=page.limit, offset=page.offset
+        )
+        return _page(rows, total, page)
+
     async def create_in_room(
         self, owner_id: uuid.UUID, room_id: str, data: SessionCreate
-    ) -> ChatSession:
+    ) -> SessionRead:
         room = await RoomRepository(self.repo.session).get(owner_id, room_id)
         if room is None:
             raise not_found("room", room_id)
@@ -33,7 +92,7 @@ class SessionService:
 
     async def create_standalone(
         self, owner_id: uuid.UUID, agent_id: str, data: SessionCreate
-    ) -> ChatSession:
+    ) -> SessionRead:
         agent = await AgentRepository(self.repo.session).get(owner_id, agent_id)
         if agent is None:
             raise not_found("agent", agent_id)
@@ -46,14 +105,19 @@ class SessionService:
         *,
         room_id: uuid.UUID | None = None,
         agent_id: uuid.UUID | None = None,
-    ) -> ChatSession:
+    ) -> SessionRead:
         row = ChatSession(
             owner_id=owner_id,
             room_id=room_id,
             agent_id=agent_id,
-            title=data.title,
+            title=data.title.strip(),
             created_at=utcnow(),
         )
         self.repo.add(row)
         await self.repo.session.flush()
-        return row
+        return session_read(SessionRow(row, row.created_at, None, 0))
+
+
+def _page(rows: list[SessionRow], total: int, page: PageParams) -> Page[SessionRead]:
+    items = [session_read(row) for row in rows]
+    return Page[SessionRead](items=items, total=total, limit=page.limit, offset=page.offset)
