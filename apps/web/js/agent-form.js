@@ -1,11 +1,21 @@
-// Create or edit an agent: key, name, role prompt and model alias (from GET /v1/models).
-// Created from a room's page, it can join that room's roster in the same step.
+// Create or edit an agent: key, name, role prompt, model alias (from GET /v1/models) and
+// tools (from GET /v1/tools). Created from a room's page, it can join that room's roster
+// in the same step.
 
 import { api } from "./api.js";
 import { formDialog } from "./dialogs.js";
+import { toolsPicker } from "./tools-picker.js";
 
 /** Resolves to {agent, addedTo: room|null, joinError}, or null when cancelled. */
-export function agentDialog({ agent = null, models, room = null }) {
+export async function agentDialog({ agent = null, models, room = null }) {
+  let tools = null;
+  let loadError = null;
+  try {
+    tools = await api.tools();
+  } catch (err) {
+    loadError = err.message;
+  }
+  const picker = toolsPicker({ tools, selected: agent?.tools ?? [], loadError });
   const options = [
     ...(agent ? [] : [{ value: "", label: "server default" }]),
     ...models.map((m) => ({ value: m.name, label: `${m.name} (${m.provider}: ${m.model})` })),
@@ -24,6 +34,7 @@ export function agentDialog({ agent = null, models, room = null }) {
       { name: "role_prompt", label: "Role prompt", type: "textarea", value: agent?.role_prompt, required: true,
         placeholder: "You find facts and cite sources." },
       { name: "model", label: "Model", type: "select", value: agent?.model ?? "", options },
+      { name: "tools", ...picker },
       joinRoom ? { name: "join", label: `Add to ${room.name}'s roster`, type: "checkbox", value: true } : null,
     ].filter(Boolean),
     onSubmit: async ({ join, ...values }) => {

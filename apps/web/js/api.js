@@ -120,6 +120,7 @@ const search = (q) => (q ? `?q=${encodeURIComponent(q)}` : "");
 
 export const api = {
   models: () => request("GET", "/v1/models").then((page) => page.items),
+  tools: () => all("/v1/tools"),
 
   rooms: () => all("/v1/rooms"),
   room: (roomId) => request("GET", `/v1/rooms/${id(roomId)}`),

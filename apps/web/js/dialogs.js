@@ -5,7 +5,8 @@ import { h } from "./dom.js";
 
 /**
  * fields: [{name, label, type: text|textarea|select|number|checkbox, value, options: [{value,label}],
- *           required, pattern, placeholder, hint}]
+ *           required, pattern, placeholder, hint}], or a custom control {name, element, read()}
+ *           (its value is read() when submitted; read() returning undefined leaves it out).
  * onSubmit(values) may throw; its message is shown and the dialog stays open.
  * Resolves with onSubmit's result, or null when cancelled.
  */
@@ -13,7 +14,12 @@ export function formDialog({ title, description = "", fields, submitLabel = "Sav
   return new Promise((resolve) => {
     const error = h("p", { class: "form-error", role: "alert", hidden: true });
     const inputs = new Map();
+    const custom = new Map();
     const rows = fields.map((field) => {
+      if (field.element) {
+        custom.set(field.name, field.read);
+        return field.element;
+      }
       const input = fieldInput(field);
       inputs.set(field.name, input);
       if (field.type === "checkbox") return h("label", { class: "field check" }, input, h("span", {}, field.label));
@@ -42,6 +48,10 @@ export function formDialog({ title, description = "", fields, submitLabel = "Sav
       event.preventDefault();
       const values = {};
       for (const [name, input] of inputs) values[name] = input.type === "checkbox" ? input.checked : input.value;
+      for (const [name, read] of custom) {
+        const value = read();
+        if (value !== undefined) values[name] = value;
+      }
       submit.disabled = true;
       error.hidden = true;
       try {

@@ -49,6 +49,13 @@ export function describeError(err) {
   if (/has no agents/.test(raw)) return "This room has no agents yet: open Roster to add one.";
   const roster = /already has (\d+) agents; the roster limit is (\d+)/.exec(raw);
   if (roster) return `This room is full: a room holds at most ${roster[2]} agents.`;
+  const tool = /unknown tool '([^']*)'(?:; built-in tools: ([^;]*))?/.exec(raw);
+  if (tool) {
+    const known = tool[2] ? ` The built-in tools are: ${tool[2].trim()}.` : "";
+    return `This server has no tool called “${tool[1]}”. Untick it and pick from the list.${known}`;
+  }
+  const server = /unknown MCP server '([^']*)'/.exec(raw);
+  if (server) return `No tool server called “${server[1]}” is set up on this Pantheon server. Untick its tools and try again.`;
   const member = /agent '([^']+)' is already in room/.exec(raw);
   if (member) return `@${member[1]} is already in this room.`;
   return tidy(raw) || "Something went wrong.";

@@ -33,6 +33,7 @@ export function renderMarkdown(text) {
 /** Replace `el`'s children with the rendering of `text`. */
 export function renderInto(el, text) {
   el.replaceChildren(renderMarkdown(text));
+  return el;
 }
 
 function isBlockStart(line, lines = null, i = 0) {

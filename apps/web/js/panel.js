@@ -5,6 +5,7 @@
 import { h, formatMs } from "./dom.js";
 import { renderInto } from "./markdown.js";
 import { copyButton } from "./clipboard.js";
+import { ToolCalls } from "./tool-calls.js";
 
 const STATE_LABEL = {
   waiting: "queued",
@@ -30,6 +31,7 @@ export class AgentPanel {
     this.stateEl = h("span", { class: "panel-state" });
     this.body = h("div", { class: "panel-body md" });
     this.foot = h("div", { class: "panel-foot" });
+    this.toolGroups = []; // [{offset, calls: ToolCalls}]: calls made after `offset` chars of text
     this.copy = copyButton(() => this.text, `Copy ${name}'s answer`);
     this.copy.hidden = true;
     this.el = h(
@@ -76,6 +78,27 @@ export class AgentPanel {
     this.scheduleRender();
   }
 
+  /** A tool call announced (tool_call) and its outcome (tool_result), by call_id. */
+  toolCall(e) {
+    this.start();
+    let group = this.toolGroups.at(-1);
+    if (!group || group.offset !== this.text.length) {
+      group = { offset: this.text.length, calls: new ToolCalls() };
+      this.toolGroups.push(group);
+    }
+    group.calls.call(e);
+    this.render();
+  }
+
+  toolResult(e) {
+    const group = this.toolGroups.find((g) => g.calls.rows.has(e.call_id));
+    if (group) group.calls.result(e);
+    else { // a result without its announcement (should not happen): still show it
+      this.toolCall({ ...e, arguments: {}, arguments_raw: null });
+      this.toolGroups.at(-1).calls.result(e);
+    }
+  }
+
   /** Final text: the completed event carries the whole answer, which wins over deltas. */
   complete(text, usage) {
     if (typeof text === "string") this.text = text;
@@ -96,6 +119,7 @@ export class AgentPanel {
 
   /** The turn ended while this panel was still open (cancelled or broken turn). */
   stop() {
+    for (const group of this.toolGroups) group.calls.stop();
     if (!["done", "failed"].includes(this.state)) {
       this.setState("stopped");
       this.render();
@@ -125,9 +149,27 @@ export class AgentPanel {
   }
 
   render() {
+    if (this.toolGroups.length) return this.renderWithTools();
     renderInto(this.body, this.text);
     if (!this.text && this.state !== "failed") {
       this.body.replaceChildren(h("p", { class: "placeholder" }, this.state === "stopped" ? "(no text)" : "…"));
     }
+  }
+
+  /** Text and tool calls in the order they happened: the text written before a round of
+   * calls, the calls (kept as nodes, so opened rows stay open), the text after. */
+  renderWithTools() {
+    const nodes = [];
+    let from = 0;
+    for (const group of this.toolGroups) {
+      const before = this.text.slice(from, group.offset);
+      if (before.trim()) nodes.push(renderInto(h("div", { class: "md-part" }), before));
+      nodes.push(group.calls.el);
+      from = Math.max(from, group.offset);
+    }
+    const after = this.text.slice(from);
+    if (after.trim()) nodes.push(renderInto(h("div", { class: "md-part" }), after));
+    else if (!["done", "failed", "stopped"].includes(this.state)) nodes.push(h("p", { class: "placeholder" }, "…"));
+    this.body.replaceChildren(...nodes);
   }
 }

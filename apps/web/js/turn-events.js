@@ -10,6 +10,12 @@ const label = (text) => h("span", { class: "decision-label" }, text);
 const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
 const mentions = (keys) => (keys.length ? keys.map((k) => `@${k}`).join(", ") : "nobody");
 
+/** Tool events carry the agent's own tool round, not the orchestrator's: they belong to the
+ * panel of that agent's latest agent_started. */
+function panelFor(view, e) {
+  return view.activePanels.get(e.agent_key) ?? view.panel(null, e.agent_key);
+}
+
 export const RENDERERS = {
   turn_started(view, e) {
     view.turnId = e.turn_id;
@@ -55,6 +61,7 @@ export const RENDERERS = {
 
   agent_started(view, e) {
     const panel = view.panel(e.round, e.agent_key);
+    view.activePanels.set(e.agent_key, panel);
     panel.setName(e.agent_name);
     panel.start();
   },
@@ -62,6 +69,14 @@ export const RENDERERS = {
   delta(view, e) {
     if (view.synthesis && e.agent_key === "manager") view.synthesis.append(e.text);
     else view.panel(e.round, e.agent_key).append(e.text);
+  },
+
+  tool_call(view, e) {
+    panelFor(view, e).toolCall(e);
+  },
+
+  tool_result(view, e) {
+    panelFor(view, e).toolResult(e);
   },
 
   agent_completed(view, e) {

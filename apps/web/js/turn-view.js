@@ -34,6 +34,7 @@ export class TurnView {
     this.finished = false;
     this.rounds = new Map();
     this.panels = new Map();
+    this.activePanels = new Map(); // agent key -> its latest started panel (tool events)
     this.synthesis = null;
     this.statusEl = h("span", { class: "badge status" });
     this.modeEl = h("span", { class: "badge mode", title: "Mode this turn ran in" }, mode);
