@@ -82,6 +82,7 @@ def check_tool_rows(page: Page, made: dict[str, str], shot: str | None = None) -
     bad = turn.locator(f".panel[data-agent='{made['sloppy']}'] .tool-call")
     expect(bad).to_have_attribute("data-state", "failed")
     expect(bad.locator(".tool-badge")).to_have_text("failed")
+    expect(bad.locator(".tool-badge")).to_have_css("font-weight", "600")  # marked, not just said
     bad.locator("summary").click()
     expect(bad.locator(".tool-label").first).to_contain_text("not a JSON object")
     expect(bad.locator(".tool-args")).to_have_text('{"expression": 17*23<b>x</b>')
@@ -212,3 +213,39 @@ def test_knowledge_passages_and_orchestrator_rounds(page: Page, server: LiveServ
     expect(second).to_have_attribute("data-state", "unfinished")
     expect(second.locator(".tool-badge")).to_have_text("no result")
     assert turn.locator(".round[data-round='1'] .tool-call").count() == 1
+
+
+PICKER = """async () => {
+  const { toolsPicker } = await import('/js/tools-picker.js');
+  const tools = [
+    { name: 'orders.refund', description: 'Refund an order.\\n\\nMore.', source: 'mcp:orders',
+      available: false, parameters: {} },
+    { name: 'orders.lookup', description: 'Find an order.', source: 'mcp:orders',
+      available: false, parameters: {} },
+    { name: 'calculator', description: 'Arithmetic.', source: 'builtin', available: true,
+      parameters: {} },
+  ];
+  const picker = toolsPicker({ tools, selected: ['orders.refund!', 'files.*'] });
+  picker.element.id = 'picker-under-test';
+  document.body.append(picker.element);
+  window.__readPicker = picker.read;
+}"""
+
+
+def test_picker_groups_mcp_tools_and_keeps_what_it_cannot_list(page: Page) -> None:
+    page.goto("/#/")
+    expect(page.locator("body")).to_be_visible()
+    page.evaluate(PICKER)
+    picker = page.locator("#picker-under-test")
+    titles = picker.locator(".tools-group-title")
+    expect(titles).to_have_text(["Built-in tools", "MCP server orders", "Other entries"])
+    refund = picker.locator(".tool-option[data-tool='orders.refund']")
+    expect(refund.locator("input")).to_be_disabled()
+    expect(refund.locator("input")).to_be_checked()
+    expect(refund).to_contain_text("unavailable")
+    expect(refund.locator(".tool-option-desc")).to_have_text("Refund an order.")
+    expect(picker.locator(".tool-option[data-tool='files.*'] input")).to_be_checked()
+    picker.locator("input[value='calculator']").check()
+    assert page.evaluate("window.__readPicker()") == ["calculator", "orders.refund!", "files.*"]
+    picker.locator(".tool-option[data-tool='files.*'] input").uncheck()
+    assert page.evaluate("window.__readPicker()") == ["calculator", "orders.refund!"]

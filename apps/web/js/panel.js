@@ -32,7 +32,7 @@ export class AgentPanel {
     this.body = h("div", { class: "panel-body md" });
     this.foot = h("div", { class: "panel-foot" });
     this.toolGroups = []; // [{offset, calls: ToolCalls}]: calls made after `offset` chars of text
-    this.copy = copyButton(() => this.text, `Copy ${name}'s answer`);
+    this.copy = copyButton(() => this.textParts().join("\n\n"), `Copy ${name}'s answer`);
     this.copy.hidden = true;
     this.el = h(
       "section",
@@ -154,6 +154,19 @@ export class AgentPanel {
     if (!this.text && this.state !== "failed") {
       this.body.replaceChildren(h("p", { class: "placeholder" }, this.state === "stopped" ? "(no text)" : "…"));
     }
+  }
+
+  /** The text cut where tool calls happened (one part without tool calls). */
+  textParts() {
+    const cuts = [...this.toolGroups.map((g) => g.offset), this.text.length];
+    const parts = [];
+    let from = 0;
+    for (const cut of cuts) {
+      if (cut < from) continue;
+      parts.push(this.text.slice(from, cut));
+      from = cut;
+    }
+    return this.toolGroups.length ? parts.map((p) => p.trim()).filter(Boolean) : [this.text];
   }
 
   /** Text and tool calls in the order they happened: the text written before a round of
