@@ -3,10 +3,11 @@ arguments and result as text), live and after a reload; the agent form's tools p
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from pantheon.llm.providers.scripted import ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest
@@ -113,6 +114,8 @@ def test_tool_calls_live_and_after_reload(page: Page, server: LiveServer) -> Non
     screenshot(page, "phone-tool-calls-open")
     scroll = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert scroll <= 0, "the page scrolls sideways on a phone"
+    page.emulate_media(color_scheme="dark")  # no stored choice: the page follows the system
+    screenshot(page, "phone-tool-calls-dark")
 
 
 def test_agent_form_picks_tools(page: Page, server: LiveServer) -> None:
@@ -249,3 +252,32 @@ def test_picker_groups_mcp_tools_and_keeps_what_it_cannot_list(page: Page) -> No
     assert page.evaluate("window.__readPicker()") == ["calculator", "orders.refund!", "files.*"]
     picker.locator(".tool-option[data-tool='files.*'] input").uncheck()
     assert page.evaluate("window.__readPicker()") == ["calculator", "orders.refund!"]
+
+
+def test_unknown_tool_422_shows_in_the_form(page: Page, server: LiveServer) -> None:
+    """A stale list (a tool gone since the form opened): the API's 422 reads for a person,
+    inside the form, which stays open. The request is altered in flight to get there."""
+
+    def stale(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        route.continue_(post_data=json.dumps({**body, "tools": ["calculator", "abacus"]}))
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/#/")
+    page.route("**/v1/agents", lambda route: stale(route) if route.request.method == "POST"
+               else route.continue_())  # fmt: skip
+    page.get_by_role("button", name="New agent").first.click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_label("Key").fill("stale")
+    dialog.get_by_label("Name").fill("Stale")
+    dialog.get_by_label("Role prompt").fill("x")
+    dialog.locator("input[value='calculator']").check()
+    dialog.get_by_role("button", name="Create agent").click()
+    error = dialog.locator(".form-error")
+    expect(error).to_have_text(
+        "This server has no tool called “abacus”. Untick it and pick from the list. "
+        "The built-in tools are: calculator, current_time, search_knowledge."
+    )
+    error.scroll_into_view_if_needed()
+    screenshot(page, "phone-agent-form-tool-error")
+    expect(dialog).to_be_visible()
