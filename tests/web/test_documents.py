@@ -33,6 +33,12 @@ RECORD_PROGRESS = """() => {
   }).observe(document.body, {subtree: true, attributes: true, attributeFilter: ["value"]});
 }"""
 
+SLOW_UPLOAD = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": 40_000}
+PART_WAY = """() => {
+  const bar = document.querySelector(".docs-uploads progress");
+  return bar !== null && bar.value > 0 && bar.value < 100;
+}"""
+
 # A drop of one text file on the drop zone, as a person dragging it from a file manager.
 DROP_FILE = """([name, text]) => {
   const data = new DataTransfer();
@@ -106,11 +112,23 @@ def test_room_documents_upload_status_errors_delete_and_search(
     assert seen, "no upload progress was shown"
     assert max(seen) > 0, f"the progress bar never moved: {seen}"
 
+    # A slow link (Chromium's network emulation) shows the bar part-way through an upload.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_UPLOAD)
+    slow = b"Harbour log entry: calm sea, light wind.\n" * 4000
+    chooser.set_input_files({"name": "log.txt", "mimeType": "text/plain", "buffer": slow})
+    page.wait_for_function(PART_WAY)
+    screenshot(page, "desktop-documents-uploading")
+    cdp.send("Network.emulateNetworkConditions", {**SLOW_UPLOAD, "uploadThroughput": -1})
+    log = dialog.locator(".doc-item", has_text="log.txt")
+    expect(log).to_have_attribute("data-status", "ready", timeout=INGEST_MS)
+
     page.evaluate(DROP_FILE, ["notes.txt", "Ferries leave at noon from pier four."])
     notes = dialog.locator(".doc-item", has_text="notes.txt")
     expect(notes).to_have_attribute("data-status", "ready", timeout=INGEST_MS)
     expect(notes.locator(".doc-status")).to_have_text("Ready · 1 passage")
-    expect(dialog.locator(".docs-status").first).to_have_text("3 documents")
+    expect(dialog.locator(".docs-status").first).to_have_text("4 documents")
 
     dialog.get_by_label("Search these documents").fill("When is the lighthouse lamp lit?")
     dialog.get_by_role("button", name="Search", exact=True).click()
@@ -122,21 +140,23 @@ def test_room_documents_upload_status_errors_delete_and_search(
     page.set_viewport_size(PHONE)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     screenshot(page, "phone-documents")
+    first.scroll_into_view_if_needed()
+    screenshot(page, "phone-documents-search")
     page.set_viewport_size(DESKTOP)
 
     dialog.get_by_role("button", name="Delete notes.txt").click()
     confirm = page.locator("dialog[open]").filter(has_text="Delete notes.txt?")
     confirm.get_by_role("button", name="Delete").click()
     expect(notes).to_have_count(0)
-    expect(dialog.locator(".docs-status").first).to_have_text("2 documents")
+    expect(dialog.locator(".docs-status").first).to_have_text("3 documents")
     listed = server.api("GET", f"/v1/rooms/{room['id']}/documents")
-    assert sorted(d["filename"] for d in listed["items"]) == ["keeper.pdf", "scan.pdf"]
+    assert sorted(d["filename"] for d in listed["items"]) == ["keeper.pdf", "log.txt", "scan.pdf"]
 
     dialog.get_by_role("button", name="Close").click()
     page.reload()  # the list comes back from the server, settled
     dialog = open_documents(page, "Room actions")
-    expect(dialog.locator(".doc-item")).to_have_count(2)
-    expect(dialog.locator(".doc-item[data-status='ready']")).to_have_count(1)
+    expect(dialog.locator(".doc-item")).to_have_count(3)
+    expect(dialog.locator(".doc-item[data-status='ready']")).to_have_count(2)
 
 
 def test_sources_under_an_answer_that_searched(page: Page, server: LiveServer) -> None:

@@ -146,12 +146,25 @@ export function openDocumentsDialog(place) {
       try {
         const items = await searchKnowledge(place, q);
         searchStatus.textContent = items.length ? "" : `Nothing found for “${q}” in the ready documents.`;
-        results.replaceChildren(...items.map((item) => h("li", { class: "passage" },
-          h("div", { class: "passage-source" }, item.filename, item.page ? `, page ${item.page}` : ""),
-          h("p", { class: "passage-text" }, item.text))));
+        results.replaceChildren(...items.map(passage));
       } catch (err) {
         searchStatus.textContent = err.message;
       }
+    }
+
+    /** One search hit: file and page, the passage clamped to a few lines ("More" opens it). */
+    function passage(item) {
+      const text = h("p", { class: "passage-text", dataset: { clamped: "true" } }, item.text);
+      const more = item.text.length > 240
+        ? h("button", { type: "button", class: "ghost small", "aria-expanded": "false", onclick: () => {
+          const open = text.dataset.clamped === "true";
+          text.dataset.clamped = String(!open);
+          more.setAttribute("aria-expanded", String(open));
+          more.textContent = open ? "Less" : "More";
+        } }, "More")
+        : null;
+      return h("li", { class: "passage" },
+        h("div", { class: "passage-source" }, item.filename, item.page ? `, page ${item.page}` : ""), text, more);
     }
 
     for (const target of [drop, dialog]) {
