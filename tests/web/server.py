@@ -22,9 +22,11 @@ import uvicorn
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
-from pantheon.settings import OrchestratorSettings, Settings, TurnSettings
+from pantheon.settings import KnowledgeSettings, OrchestratorSettings, Settings, TurnSettings
 
 START_TIMEOUT_S = 20.0
+# Small, so a browser test can show the 413 with a file of a few hundred KB.
+UPLOAD_MAX_BYTES = 256 * 1024
 
 
 @dataclass
@@ -105,6 +107,7 @@ def running_server(
         default_model="scripted",
         orchestrator=OrchestratorSettings(max_depth=2),
         turns=TurnSettings(shutdown_grace_s=1.0),
+        knowledge=KnowledgeSettings(embedder="hashing", max_bytes=UPLOAD_MAX_BYTES),
     )
     scripted = ScriptedProvider()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

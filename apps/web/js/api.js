@@ -55,6 +55,11 @@ export function hasApiKey() {
   return Boolean(apiKey);
 }
 
+/** The Authorization header for requests made without `send` (upload progress needs XHR). */
+export function authHeaders() {
+  return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+}
+
 export function setApiKey(key) {
   apiKey = key || "";
   try {

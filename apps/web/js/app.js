@@ -6,6 +6,7 @@
 import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./api.js";
 import { agentDialog } from "./agent-form.js";
 import { ChatPane } from "./chat.js";
+import { openDocumentsDialog } from "./documents-dialog.js";
 import { confirmDialog, formDialog } from "./dialogs.js";
 import { h } from "./dom.js";
 import { notify, notifyError } from "./notify.js";
@@ -123,6 +124,7 @@ async function refreshHeader() {
 function roomActions(room) {
   const reroute = async () => { await refreshSidebar(); route(); };
   return {
+    documents: () => openDocumentsDialog({ kind: "room", id: room.id, name: room.name }),
     rename: () => formDialog({
       title: "Rename room",
       fields: [{ name: "name", label: "Name", value: room.name, required: true, maxlength: 200 },
@@ -152,6 +154,7 @@ function roomActions(room) {
 
 function agentActions(agent) {
   return {
+    documents: () => openDocumentsDialog({ kind: "agent", id: agent.id, name: agent.name }),
     edit: () => agentDialog({ agent, models: state.models }).then(async (a) => { if (a) { await refreshSidebar(); route(); } }),
     remove: async () => {
       if (!(await confirmDialog(`Delete ${agent.name}?`, "It leaves every roster and stops answering."))) return;

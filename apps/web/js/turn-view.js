@@ -9,6 +9,7 @@ import { AgentPanel, panelId } from "./panel.js";
 import { RENDERERS } from "./turn-events.js";
 import { renderUsage } from "./turn-usage.js";
 import { copyButton } from "./clipboard.js";
+import { trackCitations } from "./citations.js";
 
 const STATUS_LABEL = {
   running: "running",
@@ -84,6 +85,7 @@ export class TurnView {
   /** Apply one protocol event (see apps/api/pantheon/turns/events.py). */
   apply(event) {
     RENDERERS[event.type]?.(this, event);
+    trackCitations(this, event); // "Sources" under answers that used search_knowledge
   }
 
   /** The turn is over: open panels show stopped, pending manager notes go away. */

@@ -53,6 +53,7 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
       sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
         menuButton("Room", [
+          { label: "Documents…", onSelect: actions.documents },
           { label: "Rename room…", onSelect: actions.rename },
           { label: "Delete room…", onSelect: actions.remove, danger: true },
         ], { ariaLabel: "Room actions" }))),
@@ -74,6 +75,7 @@ export function agentHeader(agent, { sessions, sessionId, actions }) {
       sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
         menuButton("Agent", [
+          { label: "Documents…", onSelect: actions.documents },
           { label: "Edit agent…", onSelect: actions.edit },
           { label: "Delete agent…", onSelect: actions.remove, danger: true },
         ], { ariaLabel: "Agent actions" }))),
