@@ -21,13 +21,16 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# Plain ALTER TABLE, not batch mode: SQLite (3.35+) adds and drops a plain column in place,
+# whereas batch mode recreates the table, which its foreign keys refuse once rows exist.
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("sessions") as batch:
-        batch.add_column(
-            sa.Column("deleted_at", pantheon.db.base.UTCDateTime(timezone=True), nullable=True)
-        )
+    op.add_column(
+        "sessions",
+        sa.Column("deleted_at", pantheon.db.base.UTCDateTime(timezone=True), nullable=True),
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("sessions") as batch:
-        batch.drop_column("deleted_at")
+    op.drop_column("sessions", "deleted_at")

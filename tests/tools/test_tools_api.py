@@ -43,20 +43,23 @@ async def test_lists_builtins(client: httpx.AsyncClient) -> None:
     response = await client.get("/v1/tools")
     assert response.status_code == 200
     body = response.json()
-    assert (body["total"], body["limit"], body["offset"]) == (2, 50, 0)
-    calculator, current_time = body["items"]
+    assert (body["total"], body["limit"], body["offset"]) == (3, 50, 0)
+    calculator, current_time, search_knowledge = body["items"]
     assert calculator["name"] == "calculator"
     assert calculator["source"] == "builtin"
     assert calculator["available"] is True
     assert calculator["parameters"]["required"] == ["expression"]
     assert current_time["name"] == "current_time"
     assert current_time["description"].startswith("The current date and time")
+    assert search_knowledge["name"] == "search_knowledge"
+    assert search_knowledge["parameters"]["required"] == ["query"]
+    assert "scope" not in search_knowledge["parameters"]["properties"]  # injected
 
 
 async def test_pages(client: httpx.AsyncClient) -> None:
     body = (await client.get("/v1/tools", params={"limit": 1, "offset": 1})).json()
     assert [i["name"] for i in body["items"]] == ["current_time"]
-    assert (body["total"], body["limit"], body["offset"]) == (2, 1, 1)
+    assert (body["total"], body["limit"], body["offset"]) == (3, 1, 1)
     bad = await client.get("/v1/tools", params={"limit": 0})
     assert bad.status_code == 422
 
