@@ -69,7 +69,12 @@ async def ready(db: DatabaseDep, request: Request) -> Ready:
         raise ServiceUnavailable(f"database unreachable: {type(exc).__name__}") from exc
     if not current:
         raise ServiceUnavailable("database schema is not at the latest migration; run migrate")
-    return Ready(status="ready", knowledge=knowledge_status(request.app.state.embedder, db))
+    return Ready(
+        status="ready",
+        knowledge=knowledge_status(
+            request.app.state.embedder, db, request.app.state.vector_detection
+        ),
+    )
 
 
 @models.get("/v1/models")

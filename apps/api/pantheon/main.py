@@ -54,7 +54,9 @@ def create_app(
                 # MCP connections outlive every turn: they close after running turns finish.
                 async with open_toolbox(settings) as toolbox:
                     toolbox.registry.register(
-                        make_search_knowledge(db, app.state.embedder, app.state.vector_cache)
+                        make_search_knowledge(
+                            db, app.state.embedder, app.state.vector_cache, app.state.pgvector
+                        )
                     )
                     app.state.tools = toolbox
                     yield

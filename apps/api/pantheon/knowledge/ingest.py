@@ -28,6 +28,7 @@ from pantheon.knowledge.chunking import ChunkDraft, chunk_sections
 from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.formats import DocumentStatus, Format
 from pantheon.knowledge.parse_pool import parse_in_child
+from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.sections import ParseError
 from pantheon.knowledge.storage import DocumentStore
@@ -41,9 +42,15 @@ class IngestWorker:
     """Owns the ingest queue and its task; ``submit`` after the document row is committed."""
 
     def __init__(
-        self, db: Database, embedder: Embedder, store: DocumentStore, settings: KnowledgeSettings
+        self,
+        db: Database,
+        embedder: Embedder,
+        store: DocumentStore,
+        settings: KnowledgeSettings,
+        pgvector: PgVector | None = None,
     ) -> None:
         self.db = db
+        self.pgvector = pgvector
         self.embedder = embedder
         self.store = store
         self.settings = settings
@@ -143,6 +150,9 @@ class IngestWorker:
             assert vectors is not None
             chunks = [self._chunk(document_id, d, v) for d, v in zip(drafts, vectors, strict=True)]
             await repo.replace_chunks(document_id, chunks)
+            if self.pgvector is not None:
+                await session.flush()
+                await self.pgvector.store(session, [c.id for c in chunks], list(vectors))
             row.status, row.chunk_count, row.pages = DocumentStatus.READY, len(chunks), pages
 
     def _chunk(self, document_id: uuid.UUID, draft: ChunkDraft, vector: Vectors) -> Chunk:

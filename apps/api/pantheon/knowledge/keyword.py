@@ -23,9 +23,12 @@ from sqlalchemy import ColumnElement, Select, func, literal_column, select, text
 from pantheon.db.models import Chunk
 
 # Objects created by raw DDL in 0004_knowledge (the FTS5 table and its shadow tables, the
-# stored text_tsv column and its GIN index): not mapped, so autogenerate and the drift
+# stored text_tsv column and its GIN index) and by 0006_pgvector / pgvector.detect (the
+# embedding_vec column and its HNSW indexes): not mapped, so autogenerate and the drift
 # test skip them.
-UNMAPPED_PREFIXES = ("chunks_fts", "ix_chunks_text_fts", "text_tsv")
+UNMAPPED_PREFIXES = (
+    "chunks_fts", "ix_chunks_text_fts", "text_tsv", "embedding_vec", "ix_chunks_embedding_hnsw"
+)  # fmt: skip
 MAX_TERMS = 32
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOPWORD_TEXT = """

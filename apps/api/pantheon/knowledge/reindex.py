@@ -16,6 +16,7 @@ from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
 from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.embedders.config import build_embedder
+from pantheon.knowledge.pgvector import detect
 from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.vectors import to_blob
 from pantheon.settings import Settings
@@ -33,6 +34,7 @@ async def reindex(settings: Settings, out: TextIO) -> int:
 
 
 async def _reindex(db: Database, embedder: Embedder, batch: int, out: TextIO) -> int:
+    pgvector = (await detect(db, embedder.dim)).index
     async with unit_of_work(db, write=False) as session:
         stale = await ChunkRepository(session).count_stale(embedder.ident)
     print(f"{stale} chunk(s) to re-embed with {embedder.ident}", file=out)
@@ -45,10 +47,16 @@ async def _reindex(db: Database, embedder: Embedder, batch: int, out: TextIO) ->
         vectors = await embedder.embed_passages([text for _, text in rows])
         async with unit_of_work(db, write=True) as session:
             repo = ChunkRepository(session)
+            ids = [chunk_id for chunk_id, _ in rows]
+            if pgvector is not None:
+                await pgvector.clear(session, ids)
             for (chunk_id, _), vector in zip(rows, vectors, strict=True):
                 await repo.set_embedding(chunk_id, embedder.ident, embedder.dim, to_blob(vector))
+            if pgvector is not None:
+                await session.flush()
+                await pgvector.store(session, ids, list(vectors))
             # a new updated_at: servers' vector caches see the change (vector_cache.py)
-            await repo.touch_documents([chunk_id for chunk_id, _ in rows])
+            await repo.touch_documents(ids)
         done += len(rows)
         print(f"re-embedded {done}/{stale}", file=out)
     return done

@@ -21,6 +21,7 @@ from pantheon.errors import ErrorBody, error_responses
 from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.formats import ACCEPTED
 from pantheon.knowledge.ingest import IngestWorker
+from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import ChunkRepository, DocumentRepository
 from pantheon.knowledge.schemas import DocumentRead, SearchResults
 from pantheon.knowledge.search import KnowledgeSearch
@@ -50,7 +51,8 @@ def _service(uow: UoWDep, request: Request, settings: SettingsDep) -> DocumentSe
 def _search(uow: UoWDep, request: Request, db: DatabaseDep) -> KnowledgeSearch:
     embedder: Embedder = request.app.state.embedder
     cache: VectorCache = request.app.state.vector_cache
-    return KnowledgeSearch(ChunkRepository(uow), embedder, db.dialect, cache)
+    pgvector: PgVector | None = request.app.state.pgvector
+    return KnowledgeSearch(ChunkRepository(uow), embedder, db.dialect, cache, pgvector)
 
 
 ServiceDep = Annotated[DocumentService, Depends(_service)]

@@ -5,9 +5,11 @@ given places; RRF scores a chunk ``sum(1 / (RRF_K + rank))`` over the rankers th
 it (k = 60, the value of Cormack et al. 2009), so neither BM25 nor cosine scales need
 calibrating. Vectors are compared exactly in numpy, in a worker thread, over the chunks of
 the current embedder only; each place's matrix is kept in a ``VectorCache`` between
-searches and reloaded when its fingerprint changes. The query is embedded before any
-database read, so no connection waits on the embedder. If the embedder fails the keyword
-ranks still answer.
+searches and reloaded when its fingerprint changes. On PostgreSQL with pgvector
+(``pgvector.detect`` at startup) the vector ranking is an HNSW index scan in the
+database instead (``ORDER BY embedding_vec <=> query LIMIT CANDIDATES``). The query is
+embedded before any database read, so no connection waits on the embedder. If the
+embedder fails the keyword ranks still answer.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 
 from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.keyword import postgres_ranked, sqlite_ranked, terms
+from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.schemas import SearchHit
 from pantheon.knowledge.vector_cache import PlaceVectors, VectorCache
@@ -49,11 +52,13 @@ class KnowledgeSearch:
         embedder: Embedder,
         dialect: str,
         cache: VectorCache | None = None,
+        pgvector: PgVector | None = None,
     ) -> None:
         self.chunks = chunks
         self.embedder = embedder
         self.dialect = dialect
         self.cache = cache
+        self.pgvector = pgvector if pgvector is not None and pgvector.dim == embedder.dim else None
 
     async def search(
         self,
@@ -106,6 +111,10 @@ class KnowledgeSearch:
     async def _vector(
         self, owner_id: uuid.UUID, places: Sequence[str], query_vector: Vectors
     ) -> list[uuid.UUID]:
+        if self.pgvector is not None:
+            return await self.pgvector.search(
+                self.chunks.session, owner_id, places, self.embedder.ident, query_vector, CANDIDATES
+            )
         parts = [await self._place_vectors(owner_id, place) for place in places]
         ids = [ident for part in parts for ident in part.ids]
         if not ids:

@@ -16,6 +16,7 @@ from pantheon.db.repository import as_uuid
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.tooling import ToolError, ToolScope
 from pantheon.knowledge.embedders.base import Embedder
+from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.schemas import SearchHit
 from pantheon.knowledge.search import KnowledgeSearch
@@ -48,10 +49,13 @@ def format_hits(query: str, hits: list[SearchHit]) -> str:
 
 
 def make_search_knowledge(
-    db: Database, embedder: Embedder, cache: VectorCache | None = None
+    db: Database,
+    embedder: Embedder,
+    cache: VectorCache | None = None,
+    pgvector: PgVector | None = None,
 ) -> Callable[..., Awaitable[str]]:
-    """The tool function, closed over the app's database, embedder and vector cache
-    (``app.state.db``, ``app.state.embedder``, ``app.state.vector_cache``)."""
+    """The tool function, closed over the app's database, embedder, vector cache and
+    pgvector index (``app.state.db``, ``.embedder``, ``.vector_cache``, ``.pgvector``)."""
 
     async def search_knowledge(query: str, limit: int = 5, *, scope: ToolScope) -> str:
         """Search the documents of this agent and of this room for passages about `query`.
@@ -67,7 +71,9 @@ def make_search_knowledge(
         owner, places = scope_places(scope)
         limit = max(1, min(int(limit), MAX_LIMIT))
         async with unit_of_work(db, write=False) as session:
-            search = KnowledgeSearch(ChunkRepository(session), embedder, db.dialect, cache)
+            search = KnowledgeSearch(
+                ChunkRepository(session), embedder, db.dialect, cache, pgvector
+            )
             hits = await search.search(owner, places, query, limit)
         return format_hits(query, hits)
 
