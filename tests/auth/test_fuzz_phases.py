@@ -71,7 +71,7 @@ async def server(tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
         await task
 
 
-async def test_all_phases_find_no_server_error(server: tuple[str, str]) -> None:
+async def test_all_phases_find_no_server_error(server: tuple[str, str], tmp_path: Path) -> None:
     url, key = server
     command = [
         str(Path(sys.executable).with_name("st")), "run", f"{url}/openapi.json",
@@ -80,8 +80,8 @@ async def test_all_phases_find_no_server_error(server: tuple[str, str]) -> None:
         "--max-examples", str(MAX_EXAMPLES), "--seed", "1", "--generation-deterministic",
         "--workers", "1", "--request-timeout", "20", "--no-color",
     ]  # fmt: skip
-    proc = await asyncio.create_subprocess_exec(
-        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    proc = await asyncio.create_subprocess_exec(  # cwd: its cache stays out of the checkout
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, cwd=tmp_path
     )
     output, _ = await asyncio.wait_for(proc.communicate(), timeout=600)
     report = output.decode(errors="replace")
