@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import uuid
 from collections.abc import AsyncIterator
 
 import asyncpg
 import pytest
 
-from pantheon.db.migrations import upgrade
+from tests.postgres import throwaway_database
 
 DEFAULT_DSN = "postgresql://postgres:postgres@127.0.0.1:5433/postgres"
 
@@ -48,15 +47,5 @@ async def _admin_connection() -> asyncpg.Connection:
 async def pgvector_database(*, migrated: bool = False) -> AsyncIterator[str]:
     """Create a database (empty, or at the latest migration) on the pgvector server, yield
     its SQLAlchemy async URL, drop it afterwards."""
-    admin = await _admin_connection()
-    name = f"pantheon_test_{uuid.uuid4().hex[:12]}"
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        base = admin_dsn().rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
-        url = f"{base}/{name}"
-        if migrated:
-            await upgrade(url)
+    async with throwaway_database(await _admin_connection(), admin_dsn(), migrated) as url:
         yield url
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()

@@ -37,11 +37,20 @@ async def _admin_connection() -> asyncpg.Connection:
 async def postgres_database(*, migrated: bool = False) -> AsyncIterator[str]:
     """Create a database (empty, or at the latest migration), yield its SQLAlchemy async
     URL, drop it afterwards."""
-    admin = await _admin_connection()
+    async with throwaway_database(await _admin_connection(), admin_dsn(), migrated) as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def throwaway_database(
+    admin: asyncpg.Connection, dsn: str, migrated: bool
+) -> AsyncIterator[str]:
+    """A new database on ``admin``'s server (``dsn`` names it), dropped afterwards; closes
+    ``admin``. Shared by the plain and the pgvector PostgreSQL fixtures."""
     name = f"pantheon_test_{uuid.uuid4().hex[:12]}"
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
-        base = admin_dsn().rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+        base = dsn.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
         url = f"{base}/{name}"
         if migrated:
             await upgrade(url)
