@@ -36,7 +36,7 @@ async def _reachable(backend: str) -> bool:
     try:
         if backend == "pgvector":
             query = "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
-            return await connection.fetchval(query) == 1
+            return bool(await connection.fetchval(query) == 1)
         return True
     finally:
         await connection.close()
