@@ -29,9 +29,9 @@ evaluation            round, continue, fallback                          after r
                                                                          was possible
 synthesis_started     (none)                                             orchestrator
 synthesis_completed   text                                               orchestrator
-stage_started         stage, agent_key, reused                           pipeline: before
+stage_started         stage, agent_key, agent_name, reused               pipeline: before
                                                                          a stage
-stage_completed       stage, agent_key, reused, ok, text                 pipeline: a stage
+stage_completed       stage, agent_key, agent_name, reused, ok, text     pipeline: a stage
                                                                          ended (or was
                                                                          reused)
 review                round, agent_key, approved, score, feedback,       review: one
@@ -198,6 +198,7 @@ class StageStartedEvent(_Event):
     type: Literal["stage_started"] = "stage_started"
     stage: int
     agent_key: str
+    agent_name: str
     reused: bool = False
 
 
@@ -205,6 +206,7 @@ class StageCompletedEvent(_Event):
     type: Literal["stage_completed"] = "stage_completed"
     stage: int
     agent_key: str
+    agent_name: str
     reused: bool = False
     ok: bool = True
     text: str = ""

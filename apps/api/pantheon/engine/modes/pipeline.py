@@ -54,16 +54,19 @@ class PipelineMode:
         previous: Contribution | None = None
         for number, stage in enumerate(snapshot.reuse, start=1):
             yield StageStartedEvent(
-                turn_id=turn_id, stage=number, agent_key=stage.agent_key, reused=True
-            )
+                turn_id=turn_id, stage=number, agent_key=stage.agent_key,
+                agent_name=stage.agent_name, reused=True,
+            )  # fmt: skip
             ctx.record.set_message(ctx.record.reserve_message(), _reused_message(stage))
             previous = Contribution(stage.agent_key, stage.agent_name, stage.content)
             yield StageCompletedEvent(
-                turn_id=turn_id, stage=number, agent_key=stage.agent_key, reused=True,
-                text=stage.content,
+                turn_id=turn_id, stage=number, agent_key=stage.agent_key,
+                agent_name=stage.agent_name, reused=True, text=stage.content,
             )  # fmt: skip
         for number, agent in enumerate(stages[len(snapshot.reuse) :], len(snapshot.reuse) + 1):
-            yield StageStartedEvent(turn_id=turn_id, stage=number, agent_key=agent.key)
+            yield StageStartedEvent(
+                turn_id=turn_id, stage=number, agent_key=agent.key, agent_name=agent.name
+            )
             window = ctx.context_window(agent.model)
             earlier = [previous] if previous is not None else []
             task = agent_task(
@@ -77,7 +80,7 @@ class PipelineMode:
                     yield event
             previous = run.contribution()
             yield StageCompletedEvent(
-                turn_id=turn_id, stage=number, agent_key=agent.key,
+                turn_id=turn_id, stage=number, agent_key=agent.key, agent_name=agent.name,
                 ok=previous is not None, text=previous.text if previous else "",
             )  # fmt: skip
             if previous is None:
