@@ -3,12 +3,16 @@ failed stage keeping the last good answer, and ``rerun_from`` reusing earlier st
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import httpx
 
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.turns.idempotency import request_hash
+from pantheon.turns.schemas import TurnCreate
 from tests.factories import create_agent, create_room, create_session
 from tests.sse_client import Event, stream_turn, types
 
@@ -191,3 +195,26 @@ async def test_rerun_from_refuses_a_changed_roster(
     response = await _turn(client, session_id, rerun_from="beta")
     assert response.status_code == 422
     assert "the room's agents changed" in response.json()["detail"]
+
+
+async def test_an_idempotency_key_names_the_rerun_too(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    session_id = await _pipeline_session(client)
+    headers = {"Idempotency-Key": "k-1"}
+    url = f"/v1/sessions/{session_id}/turns"
+    first = await client.post(url, json={"message": "go"}, headers=headers)
+    assert first.status_code == 201
+    again = await client.post(url, json={"message": "go"}, headers=headers)
+    assert again.json()["id"] == first.json()["id"]
+    other = await client.post(url, json={"message": "go", "rerun_from": "beta"}, headers=headers)
+    assert other.status_code == 422
+    assert "different request body" in other.json()["detail"]
+
+
+def test_bodies_without_rerun_from_hash_as_before() -> None:
+    # Digests stored before rerun_from existed must still match the same body.
+    before = json.dumps({"message": "hi", "mode": None}, sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(before.encode()).hexdigest()
+    assert request_hash(TurnCreate(message="hi")) == digest
+    assert request_hash(TurnCreate(message="hi", rerun_from="beta")) != digest
