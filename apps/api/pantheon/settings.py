@@ -39,6 +39,12 @@ class OrchestratorSettings(BaseModel):
     sequential_specialists: bool = False
 
 
+class ReviewSettings(BaseModel):
+    """Bounds of the review loop (SPEC "Workflows": at most 3 rounds by default)."""
+
+    max_rounds: int = Field(default=3, ge=1, le=10, description="Draft-and-review rounds")
+
+
 class SSESettings(BaseModel):
     """Streaming behaviour."""
 
@@ -126,6 +132,7 @@ class Settings(BaseSettings):
 
     llm: LLMSettings = LLMSettings()
     orchestrator: OrchestratorSettings = OrchestratorSettings()
+    review: ReviewSettings = ReviewSettings()
     sse: SSESettings = SSESettings()
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
