@@ -64,8 +64,14 @@ async def test_cancel_during_a_specialist_keeps_the_partial_output(
 
     detail = (await live.http.get(f"/v1/turns/{turn_id}")).json()
     assert detail["status"] == "cancelled"
-    assert detail["output"] == f"[Round 1]\nAlpha: alpha done\n\nBeta: {partial} [cancelled]"
-    assert [m["content"] for m in detail["messages"]] == ["go", "alpha done", partial]
+    # With concurrent specialists a piece of Beta's text may have been generated but still
+    # queued for the stream when the cancel landed: it is kept, so the record may hold one
+    # piece more than the stream showed, never less.
+    kept = detail["messages"][2]["content"]
+    assert kept.startswith(partial) and kept != SLOW
+    assert kept.count(" ") - partial.count(" ") <= 1
+    assert detail["output"] == f"[Round 1]\nAlpha: alpha done\n\nBeta: {kept} [cancelled]"
+    assert [m["content"] for m in detail["messages"]] == ["go", "alpha done", kept]
     specialist = {call["agent_key"]: call["status"] for call in _calls(detail, "specialist")}
     assert specialist == {"alpha": "ok", "beta": "cancelled"}
     assert _calls(detail, "synthesis") == []
