@@ -44,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pantheon.engine.events import TurnUsage
+from pantheon.engine.snapshot import SessionSummary
 from pantheon.engine.values import (
     CallStatus,
     MessageStatus,
@@ -105,6 +106,10 @@ class TurnRecord:
 
     mode: Mode | None = None
     rounds: int = 0
+    # The session summary to persist with the turn (a fold succeeded), and how many
+    # history messages were left out of this turn's prompts unsummarised.
+    summary: SessionSummary | None = None
+    context_dropped: int = 0
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
     _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant", "tool"]
-Purpose = Literal["route", "specialist", "evaluate", "synthesis", "chat"]
+Purpose = Literal["route", "specialist", "evaluate", "synthesis", "chat", "summary"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +110,10 @@ class ModelAlias:
     structured_output: StructuredOutput = "none"
     # False: the upstream cannot stream tool calls, so requests with tools go unstreamed.
     stream_tools: bool = True
+    # The longest reply: the prompt leaves this much of the window free (docs/context.md).
+    max_tokens: int | None = None
+    # How prompts are counted: ``tiktoken:<encoding>``, ``gguf:<path>``, or None (estimate).
+    tokenizer: str | None = None
 
     def cost_usd(self, usage: Usage) -> float:
         return (
