@@ -48,7 +48,12 @@ def test_quoted_outputs_are_shortened_to_the_budget() -> None:
 
 
 def test_agent_task_layout() -> None:
-    task = agent_task("Do X", Window.estimated(8192), earlier=[Contribution("bob", "Bob", "did Y")], instruction="Z")
+    task = agent_task(
+        "Do X",
+        Window.estimated(8192),
+        earlier=[Contribution("bob", "Bob", "did Y")],
+        instruction="Z",
+    )
     assert task.startswith("Do X\n\nThe manager asks you specifically: Z\n\n")
     assert task.index(BEGIN_DATA) < task.index("did Y") < task.index(END_DATA)
 

@@ -39,7 +39,9 @@ def test_db_columns_document_the_engines_values() -> None:
     assert Room.mode.doc == one_of(ROOM_MODES)
     assert Message.status.doc == one_of(MESSAGE_STATUSES)
     assert LLMCall.status.doc == one_of(CALL_STATUSES)
-    assert LLMCall.purpose.doc == "one of: route | specialist | evaluate | synthesis | chat | summary"
+    assert (
+        LLMCall.purpose.doc == "one of: route | specialist | evaluate | synthesis | chat | summary"
+    )
 
 
 def test_latency_is_integer_milliseconds_in_the_api() -> None:
