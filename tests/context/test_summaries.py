@@ -86,7 +86,7 @@ async def test_a_long_session_folds_its_history_into_a_summary_the_next_turns_us
     assert all(estimate_messages(r.request.messages) <= WINDOW for r in requests)
     # Shown on the session: the newest summary and what it covers.
     shown = (await tiny.http.get(f"/v1/sessions/{session}")).json()
-    last_n, last_turn, last = folds[-1]
+    _, last_turn, last = folds[-1]
     assert shown["summary"]["text"] == last["text"]
     assert shown["summary"]["messages"] == last["summary_messages"] > first["summary_messages"]
     assert shown["turn_count"] == 12
