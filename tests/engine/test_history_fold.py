@@ -48,7 +48,8 @@ def test_the_fold_plan_keeps_the_newest_exchanges_within_the_keep_share() -> Non
     assert plan is not None
     kept, folded = plan
     assert [x[0].content[:2] for x in kept] == ["q7", "q8", "q9"]
-    assert len(folded) == 7 and folded[0][0].content.startswith("q0")
+    assert len(folded) == 7
+    assert folded[0][0].content.startswith("q0")
 
 
 def test_unread_history_folds_at_least_half_even_when_it_fits() -> None:

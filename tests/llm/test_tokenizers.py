@@ -62,14 +62,16 @@ async def test_warming_a_large_history_counts_off_the_event_loop() -> None:
 
     counter = TokenCounter("probe", encode)
     await counter.warm([f"message number {i} " * 50 for i in range(100)], inline_chars=1000)
-    assert threads and threading.get_ident() not in threads
+    assert threads
+    assert threading.get_ident() not in threads
     assert counter.count("message number 7 " * 50) == 1  # from the cache
 
 
 async def test_a_gguf_vocabulary_counts_real_tokens() -> None:
     path = smollm2_gguf()
     counter = await counter_for(f"gguf:{path}")
-    assert counter.exact and counter.name == f"gguf:{path}"
+    assert counter.exact
+    assert counter.name == f"gguf:{path}"
     assert counter.count("Hello world, how are you today?") == 8
     digits = "3.14159265358979323846264338327950288419716939937510" * 4
     assert counter.count(digits) > 2 * estimate_tokens(digits)  # the estimate is far off here
