@@ -18,6 +18,7 @@ from pantheon.llm.tokenizers import (
 )
 from pantheon.llm.tokens import estimate_tokens
 from pantheon.llm.types import ChatMessage
+from pantheon.localmodel_setup import local_models_toml
 
 
 def smollm2_gguf() -> Path:
@@ -121,3 +122,10 @@ def test_bad_alias_context_keys_fail_at_startup(tmp_path: Path, table: str, erro
     path.write_text(f'[models.m]\nbase_url = "http://x"\ncontext_window = 4096\n{table}\n')
     with pytest.raises(ValueError, match=error):
         load_models_file(path)
+
+
+def test_the_local_models_file_counts_with_the_models_own_vocabulary(tmp_path: Path) -> None:
+    path = tmp_path / "models.toml"
+    path.write_text(local_models_toml("http://127.0.0.1:8081/v1", tokenizer='gguf:/m/"x".gguf'))
+    (alias,) = load_models_file(path)
+    assert alias.tokenizer == 'gguf:/m/"x".gguf'

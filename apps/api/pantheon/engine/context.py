@@ -50,11 +50,13 @@ class TurnContext:
         return self._calls.alias(model)
 
     async def load_counters(self, models: Sequence[str]) -> None:
-        """Load the tokenizers of ``models`` (off the event loop) for ``window``."""
+        """Load the tokenizers of ``models`` for ``window`` and count the history with
+        them, off the event loop (prompt building then reads cached counts)."""
         for model in models:
             spec = self.alias(model).tokenizer or ESTIMATE
             if spec not in self._counters:
-                self._counters[spec] = await counter_for(spec)
+                counter = self._counters[spec] = await counter_for(spec)
+                await counter.warm(entry.content for entry in self.snapshot.history)
 
     def window(self, model: str) -> Window:
         """``model``'s prompt window, counted with its tokenizer once loaded."""

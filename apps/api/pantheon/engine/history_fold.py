@@ -108,8 +108,7 @@ async def fold_history(
         return
     if any(e.at is None or e.turn_id is None for e in snap.history):
         return  # not the session's stored messages: nothing to point a summary at
-    budget = history_budget(ctx, speakers)
-    await budget.counter.warm(e.content for e in snap.history)
+    budget = history_budget(ctx, speakers)  # the history was counted by load_counters
     plan = plan_fold(
         group_exchanges(snap.history), budget, snap.context.keep_ratio, snap.history_truncated
     )
