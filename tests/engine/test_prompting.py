@@ -12,6 +12,7 @@ from pantheon.engine.prompting import (
     route_task,
 )
 from pantheon.engine.snapshot import HistoryEntry
+from pantheon.engine.window import Window
 from tests.engine.conftest import ALICE, BOB, ROSTER, agent
 
 
@@ -47,7 +48,12 @@ def test_quoted_outputs_are_shortened_to_the_budget() -> None:
 
 
 def test_agent_task_layout() -> None:
-    task = agent_task("Do X", 8192, earlier=[Contribution("bob", "Bob", "did Y")], instruction="Z")
+    task = agent_task(
+        "Do X",
+        Window.estimated(8192),
+        earlier=[Contribution("bob", "Bob", "did Y")],
+        instruction="Z",
+    )
     assert task.startswith("Do X\n\nThe manager asks you specifically: Z\n\n")
     assert task.index(BEGIN_DATA) < task.index("did Y") < task.index(END_DATA)
 
@@ -61,8 +67,8 @@ def test_history_keeps_the_newest_exchanges_within_budget() -> None:
 
 def test_assemble_fits_the_context_window() -> None:
     history = [HistoryEntry("user", "z" * 4000), HistoryEntry("assistant", "a", "bob", "Bob")] * 20
-    small = assemble("system", "task", history, context_window=4096)
-    big = assemble("system", "task", history, context_window=100_000)
+    small = assemble("system", "task", history, Window.estimated(4096))
+    big = assemble("system", "task", history, Window.estimated(100_000))
     assert small[0].role == "system"
     assert small[-1].content == "task"
     assert 2 < len(small) < len(big) == 2 + len(history)
@@ -71,11 +77,11 @@ def test_assemble_fits_the_context_window() -> None:
 
 def test_route_task_mentions_roster_limit_and_earlier_rounds() -> None:
     earlier = [Contribution("alice", "Alice", "round one output", 1)]
-    system, task = route_task("Q?", [ALICE, BOB], 2, 2, earlier, 8192)
+    system, task = route_task("Q?", [ALICE, BOB], 2, 2, earlier, Window.estimated(8192))
     assert "at most 2" in system
     assert '"agents"' in system
     assert "- alice: Alice. You are the alice specialist." in task
     assert "This is round 2" in task
     assert "round one output" in task
-    _, first = route_task("Q?", [ALICE], 1, 3, [], 8192)
+    _, first = route_task("Q?", [ALICE], 1, 3, [], Window.estimated(8192))
     assert BEGIN_DATA not in first

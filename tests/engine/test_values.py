@@ -43,7 +43,7 @@ def test_db_columns_document_the_engines_values() -> None:
     assert LLMCall.status.doc == one_of(CALL_STATUSES)
     assert LLMCall.purpose.doc == (
         "one of: route | specialist | evaluate | synthesis | chat | stage | draft | review"
-        " | revision"
+        " | revision | summary"
     )
 
 

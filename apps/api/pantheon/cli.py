@@ -31,12 +31,14 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
 
 async def _run_local(settings: Settings, host: str, port: int, model_port: int) -> None:
     """Start the local model, point a ``local`` alias at it, migrate, seed and serve."""
-    from pantheon.localmodel import LocalModelServer, local_models_toml
+    from pantheon.localmodel import LocalModelServer, find_smollm2_gguf, local_models_toml
 
     async with LocalModelServer(host="127.0.0.1", port=model_port) as model:
         models_file = settings.data_dir / "models.local.toml"
         models_file.parent.mkdir(parents=True, exist_ok=True)
-        models_file.write_text(local_models_toml(model.base_url))
+        # The model's own vocabulary counts the prompts (docs/context.md).
+        gguf = f"gguf:{find_smollm2_gguf()}"
+        models_file.write_text(local_models_toml(model.base_url, tokenizer=gguf))
         # config_file, not models_file: an operator's PANTHEON_CONFIG_FILE would win over it.
         local = settings.model_copy(
             update={

@@ -54,9 +54,16 @@ def find_smollm2_gguf() -> Path:
     return path
 
 
-def local_models_toml(base_url: str, *, context_window: int = DEFAULT_N_CTX) -> str:
-    """A models file (SPEC's TOML) whose ``local`` alias points at ``base_url``."""
+def local_models_toml(
+    base_url: str, *, context_window: int = DEFAULT_N_CTX, tokenizer: str | None = None
+) -> str:
+    """A models file (SPEC's TOML) whose ``local`` alias points at ``base_url``;
+    ``tokenizer`` (``gguf:<path>``) counts its prompts with the model's own vocabulary."""
     escaped = base_url.replace("\\", "\\\\").replace('"', '\\"')
+    counted = ""
+    if tokenizer is not None:
+        spec = tokenizer.replace("\\", "\\\\").replace('"', '\\"')
+        counted = f'tokenizer = "{spec}"\n'
     return (
         "# Local SmolLM2-135M-Instruct served by llama-cpp-python; no API key, no cost.\n"
         "[models.local]\n"
@@ -69,6 +76,7 @@ def local_models_toml(base_url: str, *, context_window: int = DEFAULT_N_CTX) -> 
         "# cannot stream tool calls (chatml-function-calling).\n"
         'structured_output = "json_object"\n'
         "stream_tools = false\n"
+        f"{counted}"
     )
 
 

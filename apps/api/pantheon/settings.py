@@ -55,9 +55,25 @@ class TurnSettings(BaseModel):
     """Limits on what one turn may ask for."""
 
     max_message_chars: int = Field(default=32_000, ge=1)
-    history_messages: int = Field(default=40, ge=0)
+    # Prompts are cut by tokens (docs/context.md); this only bounds the messages read
+    # after the session summary (more than this folds the older ones into the summary).
+    history_messages: int = Field(default=200, ge=0, description="Messages read per turn")
     shutdown_grace_s: float = Field(default=30.0, ge=0)
     timeout_s: float = Field(default=600.0, gt=0, description="Deadline of one whole turn")
+
+
+class ContextSettings(BaseModel):
+    """How prompts fit each model's window and when history is summarised (docs/context.md)."""
+
+    reply_reserve_tokens: int = Field(
+        default=1024, ge=16, description="Kept free for the reply when an alias has no max_tokens"
+    )
+    summaries: bool = Field(default=True, description="Fold old history into a summary")
+    summary_max_tokens: int = Field(default=512, ge=32, le=8192, description="Summary length")
+    summary_max_calls: int = Field(default=3, ge=1, le=20, description="Summary calls per turn")
+    keep_ratio: float = Field(
+        default=0.5, gt=0, le=1, description="Share of the history budget kept after a fold"
+    )
 
 
 class ToolSettings(BaseModel):
@@ -137,6 +153,7 @@ class Settings(BaseSettings):
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
     tools: ToolSettings = ToolSettings()
+    context: ContextSettings = ContextSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
 
     @property

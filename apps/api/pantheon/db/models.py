@@ -93,6 +93,13 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
     agent_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("agents.id"), index=True)
     title: Mapped[str] = mapped_column(String(200), default="")
     deleted_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The rolling summary of the older history (docs/context.md), written in the commit of
+    # the turn that folded it: it covers every message up to ``summary_through_at``.
+    summary: Mapped[str | None] = mapped_column(Text, default=None)
+    summary_through_turn_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
+    summary_through_at: Mapped[datetime | None] = mapped_column(default=None)
+    summary_messages: Mapped[int] = mapped_column(default=0, server_default="0")
+    summary_updated_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):
@@ -108,6 +115,8 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
     output_tokens: Mapped[int] = mapped_column(default=0)
     cost_usd: Mapped[float] = mapped_column(default=0.0)
     error_code: Mapped[str | None] = mapped_column(String(64), default=None)
+    # History messages left out of this turn's prompts, neither kept nor summarised.
+    context_dropped: Mapped[int] = mapped_column(default=0, server_default="0")
     idempotency_key: Mapped[str | None] = mapped_column(String(200), default=None)
     request_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime | None] = mapped_column(default=None)

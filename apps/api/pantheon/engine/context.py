@@ -8,6 +8,8 @@ Promises:
   the manager never does.
 - ``ask`` is a manager call read whole (route, evaluate): its text, or ``None`` when it
   failed; like every call it is recorded in ``record.llm_calls``.
+- ``window`` is a model's prompt budget (``engine.window``), counted with the tokenizers
+  ``load_counters`` loaded; ``summary_text`` is the session summary prompts carry.
 - ``fan_in`` runs several speakers concurrently (or one after another when
   ``sequential_specialists`` is set) and interleaves their events.
 """
@@ -24,7 +26,9 @@ from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, Speaker, SpeakerRun
 from pantheon.engine.tooling import ToolRunner
+from pantheon.engine.window import Window
 from pantheon.llm.gateway import LLMGateway
+from pantheon.llm.tokenizers import ESTIMATE, ESTIMATOR, TokenCounter, counter_for
 from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias, Purpose, ResponseFormat
 
 __all__ = ["SpeakerRun", "TurnContext"]
@@ -40,12 +44,35 @@ class TurnContext:
         self.record = record
         self._calls = CallRunner(snapshot.turn_id, gateway, record)
         self._loop = AgentLoop(snapshot, self._calls, tools)
+        self._counters: dict[str, TokenCounter] = {}
 
     def alias(self, model: str) -> ModelAlias:
         return self._calls.alias(model)
 
-    def context_window(self, model: str) -> int:
-        return self.alias(model).context_window
+    async def load_counters(self, models: Sequence[str]) -> None:
+        """Load the tokenizers of ``models`` for ``window`` and count the history with
+        them, off the event loop (prompt building then reads cached counts)."""
+        for model in models:
+            spec = self.alias(model).tokenizer or ESTIMATE
+            if spec not in self._counters:
+                counter = self._counters[spec] = await counter_for(spec)
+                await counter.warm(entry.content for entry in self.snapshot.history)
+
+    def window(self, model: str) -> Window:
+        """``model``'s prompt window, counted with its tokenizer once loaded."""
+        alias = self.alias(model)
+        counter = self._counters.get(alias.tokenizer or ESTIMATE, ESTIMATOR)
+        return Window.of(alias, counter, self.snapshot.context.reply_reserve_tokens)
+
+    @property
+    def summary_text(self) -> str | None:
+        """The session summary every prompt with history carries, if there is one."""
+        summary = self.snapshot.summary
+        return summary.text if summary is not None else None
+
+    async def ask_summary(self, request: LLMRequest) -> str | None:
+        """A summary call read whole (recorded like every call): its text, or ``None``."""
+        return await self._calls.ask(request, None)
 
     def prepare_agent(
         self,
@@ -63,6 +90,7 @@ class TurnContext:
             purpose=purpose,
             agent_key=agent.key,
             response_format=response_format,
+            max_tokens=self.alias(agent.model).max_tokens,
         )
         speaker = Speaker(agent.key, agent.name, "assistant", round_no, agent.id, agent.tools)
         return SpeakerRun(speaker, request, self.record.reserve_message())

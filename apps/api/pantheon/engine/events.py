@@ -6,6 +6,10 @@ Every event carries ``type`` and ``turn_id``; the SSE layer adds ``id: <seq>``.
 type                  extra fields                                       when
 ===================== ================================================== =================
 turn_started          session_id, mode, agents (keys)                    first
+summary               ok, folded_messages, dropped_messages,             after turn_started
+                      summary_messages, text, code                       when older history
+                                                                         was folded (or
+                                                                         left out)
 round_start           round                                              orchestrator,
 round_end             round                                              around each round
 routing               round, agents (keys), fallback                     after the manager
@@ -70,6 +74,11 @@ Notes:
   ``tool_result.content`` is at most ``tools.max_result_chars`` (4,000) characters.
 - ``evaluation`` serialises its flag as ``"continue"`` (the Python attribute is
   ``continue_``); always dump with ``by_alias=True``, as ``event_to_json`` does.
+- ``summary``: the session's older history no longer fitted the turn's models, so the
+  manager folded ``folded_messages`` of it into the session summary (``text``, covering
+  ``summary_messages`` messages in all). ``ok=false`` (with the failed call's ``code``):
+  a summary call failed; ``dropped_messages`` were left out of this turn's prompts
+  instead (also when ``context.summary_max_calls`` ran out). The turn goes on either way.
 - The engine never emits ``turn_completed`` nor ``error``: the layer above does, after
   the commit (or when the turn could not run).
 """
@@ -105,6 +114,16 @@ class TurnStartedEvent(_Event):
     session_id: str
     mode: Mode
     agents: list[str]
+
+
+class SummaryEvent(_Event):
+    type: Literal["summary"] = "summary"
+    ok: bool
+    folded_messages: int
+    dropped_messages: int
+    summary_messages: int
+    text: str | None = None
+    code: str | None = None
 
 
 class RoundStartEvent(_Event):
@@ -246,6 +265,7 @@ class ErrorEvent(_Event):
 
 TurnEvent = Annotated[
     TurnStartedEvent
+    | SummaryEvent
     | RoundStartEvent
     | RoundEndEvent
     | RoutingEvent

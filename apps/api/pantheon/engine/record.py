@@ -48,6 +48,7 @@ from datetime import datetime
 
 from pantheon.engine.events import TurnUsage
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
+from pantheon.engine.snapshot import SessionSummary
 from pantheon.engine.values import (
     CallStatus,
     MessageStatus,
@@ -113,6 +114,10 @@ class TurnRecord:
     rounds: int = 0
     # The review mode's closing block of ``output``: the best draft and why it stopped.
     closing: str | None = None
+    # The session summary to persist with the turn (a fold succeeded), and how many
+    # history messages were left out of this turn's prompts unsummarised.
+    summary: SessionSummary | None = None
+    context_dropped: int = 0
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
     _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)

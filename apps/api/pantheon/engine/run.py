@@ -9,6 +9,9 @@ Promises:
   results. Anything that does raise is a bug or a ``BrokenPrecondition`` (an empty
   room, a manual turn without a valid mention: ``NoValidMention``), raised before
   ``turn_started`` where it can be.
+- Context: after ``turn_started`` the session's older history is folded into its summary
+  when it no longer fits the turn's models (``engine.history_fold``: a ``summary``
+  event); the mode then sees the summary and the newer history.
 - Tools: each agent's ``tools`` entries are resolved through ``tools`` (a ``ToolRunner``);
   the orchestrator's manager never gets tools.
 - Cancellation: cancelling the consuming task, or closing the generator (consume it with
@@ -23,6 +26,7 @@ from collections.abc import AsyncGenerator
 from pantheon.engine.context import TurnContext
 from pantheon.engine.errors import BrokenPrecondition
 from pantheon.engine.events import TurnEvent, TurnStartedEvent
+from pantheon.engine.history_fold import fold_history
 from pantheon.engine.modes.base import TurnMode
 from pantheon.engine.modes.manual import ManualMode
 from pantheon.engine.modes.orchestrator import OrchestratorMode
@@ -68,6 +72,10 @@ async def run_turn(
         mode=snapshot.mode,
         agents=[agent.key for agent in participants],
     )
+    await ctx.load_counters([*(agent.model for agent in participants), snapshot.manager_model])
+    async with closing_stream(fold_history(ctx, participants)) as folding:
+        async for event in folding:
+            yield event
     async with closing_stream(mode.run(ctx)) as events:
         async for event in events:
             yield event

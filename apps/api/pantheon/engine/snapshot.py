@@ -2,7 +2,8 @@
 
 The route builds a ``TurnSnapshot`` from the database, releases its connection and hands
 the snapshot to the engine; roster or mode edits made while the turn runs affect only
-later turns. ``owner_id`` and ``room_id`` scope tools that read a user's data; an
+later turns. ``history`` is what follows the session's ``summary`` (if any), oldest
+first. ``owner_id`` and ``room_id`` scope tools that read a user's data; an
 agent's ``tools`` are its entries as stored (``calculator``, ``server.*``). For
 ``standalone`` the roster holds exactly the one bound agent. ``roster`` order is not
 trusted: the engine orders agents by ``position`` (then key) itself.
@@ -14,9 +15,10 @@ pipeline turn (checked by the route: they are the roster's first stages, in orde
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from pantheon.engine.values import MODES, MessageRole, Mode
-from pantheon.settings import OrchestratorSettings, ReviewSettings, ToolSettings
+from pantheon.settings import ContextSettings, OrchestratorSettings, ReviewSettings, ToolSettings
 
 HistoryRole = MessageRole
 __all__ = [
@@ -26,6 +28,7 @@ __all__ = [
     "HistoryRole",
     "Mode",
     "ReusedStage",
+    "SessionSummary",
     "TurnSnapshot",
 ]
 
@@ -52,6 +55,23 @@ class HistoryEntry:
     content: str
     agent_key: str | None = None
     agent_name: str | None = None
+    # Where a stored message sits (its turn, its time): what a summary records it covers.
+    turn_id: str | None = None
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    """The session's rolling summary of its older history (docs/context.md).
+
+    It covers every message up to ``through_at`` (the newest folded message, of turn
+    ``through_turn_id``); ``messages`` counts them all, over every fold."""
+
+    text: str
+    through_turn_id: str
+    through_at: datetime
+    messages: int
+    updated_at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +110,13 @@ class TurnSnapshot:
     room_description: str = ""
     review: ReviewSettings = field(default_factory=ReviewSettings)
     reuse: tuple[ReusedStage, ...] = ()
+    # The session's summary and whether ``history`` is the session's own (stored, so older
+    # parts may be folded into the summary) rather than one a client sent (the facade).
+    summary: SessionSummary | None = None
+    stored_history: bool = False
+    # More unsummarised messages exist than were read (``turns.history_messages``).
+    history_truncated: bool = False
+    context: ContextSettings = field(default_factory=ContextSettings)
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

@@ -10,7 +10,9 @@ alias, never later in the middle of a turn. Lookups of unknown names raise
 Besides the SPEC's keys an alias may say how its upstream takes structured output
 (``structured_output``: ``json_schema`` | ``json_object`` | ``none``, the default) and
 whether it can stream tool calls (``stream_tools``, default true; false sends requests
-that carry tools with ``stream: false``).
+that carry tools with ``stream: false``), the longest reply (``max_tokens``: the prompt
+leaves that much of the window free) and how prompts are counted (``tokenizer``, see
+``llm.tokenizers``; default: an estimate).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from pantheon.llm.errors import UnknownModel
+from pantheon.llm.tokenizers import check_spec
 from pantheon.llm.types import STRUCTURED_OUTPUT_KINDS, ModelAlias, StructuredOutput
 from pantheon.settings import Settings
 
@@ -28,7 +31,7 @@ SCRIPTED_ALIAS = ModelAlias(name="scripted", provider="scripted", model="scripte
 
 _STR_KEYS = ("base_url", "model", "api_key_env", "provider")
 _FLOAT_KEYS = ("input_price_per_mtok", "output_price_per_mtok")
-_OPTION_KEYS = ("context_window", "structured_output", "stream_tools")
+_OPTION_KEYS = ("context_window", "structured_output", "stream_tools", "max_tokens", "tokenizer")
 _KNOWN_KEYS = frozenset((*_STR_KEYS, *_FLOAT_KEYS, *_OPTION_KEYS))
 _PROVIDERS = ("openai", "scripted")
 
@@ -124,6 +127,8 @@ def _parse_alias(name: str, table: Mapping[str, Any]) -> ModelAlias:
         context_window=window,
         structured_output=_structured_output(table),
         stream_tools=_stream_tools(table),
+        max_tokens=_max_tokens(table, window),
+        tokenizer=_tokenizer(table),
     )
 
 
@@ -140,3 +145,21 @@ def _stream_tools(table: Mapping[str, Any]) -> bool:
     if not isinstance(value, bool):
         raise ValueError("stream_tools must be true or false")
     return value
+
+
+def _max_tokens(table: Mapping[str, Any], window: int) -> int | None:
+    value = table.get("max_tokens")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < window:
+        raise ValueError("max_tokens must be a positive integer below context_window")
+    return value
+
+
+def _tokenizer(table: Mapping[str, Any]) -> str | None:
+    value = table.get("tokenizer")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("tokenizer must be a string")
+    return check_spec(value)

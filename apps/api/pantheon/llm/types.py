@@ -12,9 +12,19 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant", "tool"]
-# stage: a pipeline stage; draft / review / revision: the review mode's three calls.
+# stage: a pipeline stage; draft / review / revision: the review mode's three calls;
+# summary: folding older session history into the session summary.
 Purpose = Literal[
-    "route", "specialist", "evaluate", "synthesis", "chat", "stage", "draft", "review", "revision"
+    "route",
+    "specialist",
+    "evaluate",
+    "synthesis",
+    "chat",
+    "stage",
+    "draft",
+    "review",
+    "revision",
+    "summary",
 ]
 
 
@@ -113,6 +123,10 @@ class ModelAlias:
     structured_output: StructuredOutput = "none"
     # False: the upstream cannot stream tool calls, so requests with tools go unstreamed.
     stream_tools: bool = True
+    # The longest reply: the prompt leaves this much of the window free (docs/context.md).
+    max_tokens: int | None = None
+    # How prompts are counted: ``tiktoken:<encoding>``, ``gguf:<path>``, or None (estimate).
+    tokenizer: str | None = None
 
     def cost_usd(self, usage: Usage) -> float:
         return (

@@ -6,7 +6,7 @@ import uuid
 from datetime import datetime
 from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from pantheon.schemas import ReadSchema, RequestBody
 
@@ -25,6 +25,16 @@ class SessionUpdate(RequestBody):
     )
 
 
+class SessionSummaryRead(BaseModel):
+    """The rolling summary of the session's older history (docs/context.md)."""
+
+    text: str
+    through_turn_id: uuid.UUID = Field(description="The newest turn the summary covers")
+    through_at: datetime = Field(description="Time of the newest message it covers")
+    messages: int = Field(description="How many messages it covers")
+    updated_at: datetime
+
+
 class SessionRead(ReadSchema):
     id: uuid.UUID
     room_id: uuid.UUID | None
@@ -34,6 +44,9 @@ class SessionRead(ReadSchema):
     turn_count: int
     last_activity_at: datetime = Field(description="The latest turn's start, else created_at")
     created_at: datetime
+    summary: SessionSummaryRead | None = Field(
+        default=None, description="What older turns were folded into; null until needed"
+    )
 
 
 def auto_title(first_message: str | None) -> str:

@@ -15,7 +15,13 @@ from pantheon.errors import not_found
 from pantheon.rooms.repository import RoomRepository
 from pantheon.schemas import Page, PageParams
 from pantheon.sessions.repository import SessionRepository, SessionRow
-from pantheon.sessions.schemas import SessionCreate, SessionRead, SessionUpdate, auto_title
+from pantheon.sessions.schemas import (
+    SessionCreate,
+    SessionRead,
+    SessionSummaryRead,
+    SessionUpdate,
+    auto_title,
+)
 
 
 def session_read(row: SessionRow) -> SessionRead:
@@ -31,6 +37,19 @@ def session_read(row: SessionRow) -> SessionRead:
         turn_count=row.turn_count,
         last_activity_at=row.last_activity_at,
         created_at=chat.created_at,
+        summary=_summary(chat),
+    )
+
+
+def _summary(chat: ChatSession) -> SessionSummaryRead | None:
+    if chat.summary is None or chat.summary_through_at is None:
+        return None
+    return SessionSummaryRead(
+        text=chat.summary,
+        through_turn_id=chat.summary_through_turn_id,
+        through_at=chat.summary_through_at,
+        messages=chat.summary_messages,
+        updated_at=chat.summary_updated_at or chat.summary_through_at,
     )
 
 

@@ -21,6 +21,7 @@ from pantheon.engine.snapshot import (
     HistoryEntry,
     HistoryRole,
     Mode,
+    SessionSummary,
     TurnSnapshot,
 )
 from pantheon.errors import Unprocessable, not_found
@@ -61,7 +62,36 @@ _MODES: dict[str, Mode] = {m: m for m in MODES}
 
 def _history_entry(message: Message) -> HistoryEntry:
     role = _HISTORY_ROLES[message.role]
-    return HistoryEntry(role, message.content, message.agent_key, message.agent_name)
+    return HistoryEntry(
+        role,
+        message.content,
+        message.agent_key,
+        message.agent_name,
+        turn_id=str(message.turn_id),
+        at=message.created_at,
+    )
+
+
+def session_summary(chat: ChatSession) -> SessionSummary | None:
+    """The session's stored summary, if it has one."""
+    if chat.summary is None or chat.summary_through_at is None:
+        return None
+    return SessionSummary(
+        text=chat.summary,
+        through_turn_id=str(chat.summary_through_turn_id),
+        through_at=chat.summary_through_at,
+        messages=chat.summary_messages,
+        updated_at=chat.summary_updated_at or chat.summary_through_at,
+    )
+
+
+async def _stored_history(
+    turns: TurnRepository, chat: ChatSession, summary: SessionSummary | None, limit: int
+) -> tuple[list[HistoryEntry], bool]:
+    """The messages after the summary (at most ``limit``) and whether more were unread."""
+    after = summary.through_at if summary is not None else None
+    rows, truncated = await turns.history(chat.id, limit, after=after)
+    return [_history_entry(m) for m in rows], truncated
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,11 +197,14 @@ async def prepare_turn(
             raise Unprocessable(str(exc), room_keys=exc.keys) from exc
     manager_model = cast.manager_model or settings.default_model
     await _check_models(db, owner_id, speakers, manager_model if mode == "orchestrator" else None)
+    stored = context is None or context.history is None
+    summary = session_summary(chat) if stored else None
+    truncated = False
     if context is not None and context.history is not None:
         history: Sequence[HistoryEntry] = context.history
     else:
-        stored = await turns.history(chat.id, settings.turns.history_messages)
-        history = [_history_entry(m) for m in stored]
+        limit = settings.turns.history_messages
+        history, truncated = await _stored_history(turns, chat, summary, limit)
     snapshot = TurnSnapshot(
         turn_id=str(uuid.uuid4()),
         session_id=str(chat.id),
@@ -187,5 +220,9 @@ async def prepare_turn(
         room_description=cast.description,
         review=settings.review,
         reuse=reuse,
+        summary=summary,
+        stored_history=stored,
+        history_truncated=truncated,
+        context=settings.context,
     )
     return Preflight(snapshot)

@@ -1,5 +1,6 @@
-"""Writes a finished turn in one transaction: the turn, its messages, LLM and tool calls
-and its event log (one compressed row, ``turns.event_log``).
+"""Writes a finished turn in one transaction: the turn, its messages, LLM and tool calls,
+its event log (one compressed row, ``turns.event_log``) and, when the turn folded older
+history, the session's new summary.
 
 Promise: either all of it is committed, once, or nothing is (the unit of work rolls back).
 A transient failure (lost connection, locked database) is retried a few times first.
@@ -16,11 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, or_, update
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from pantheon.db.engine import Database
-from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnEventLog
+from pantheon.db.models import ChatSession, LLMCall, Message, ToolCallRow, Turn, TurnEventLog
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
@@ -65,6 +66,7 @@ def _turn_row(turn: FinishedTurn) -> Turn:
         output_tokens=usage.output_tokens,
         cost_usd=usage.cost_usd,
         error_code=turn.error_code,
+        context_dropped=turn.record.context_dropped,
         idempotency_key=turn.idempotency_key,
         request_hash=turn.request_hash,
         created_at=turn.started_at,
@@ -171,3 +173,28 @@ async def _write(db: Database, turn: FinishedTurn, log: bytes, events: int) -> N
         session.add(
             TurnEventLog(turn_id=turn_id, events=events, encoding=event_log.ENCODING, data=log)
         )
+        if turn.record.summary is not None:
+            await session.execute(_summary_update(turn))
+
+
+def _summary_update(turn: FinishedTurn) -> Any:
+    """The session's new summary; a summary never moves back (a newer one stays)."""
+    summary = turn.record.summary
+    assert summary is not None
+    return (
+        update(ChatSession)
+        .where(
+            ChatSession.id == uuid.UUID(turn.snapshot.session_id),
+            or_(
+                ChatSession.summary_through_at.is_(None),
+                ChatSession.summary_through_at < summary.through_at,
+            ),
+        )
+        .values(
+            summary=summary.text,
+            summary_through_turn_id=uuid.UUID(summary.through_turn_id),
+            summary_through_at=summary.through_at,
+            summary_messages=summary.messages,
+            summary_updated_at=summary.updated_at,
+        )
+    )

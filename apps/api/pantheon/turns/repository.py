@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
 
 from sqlalchemy import select
 
@@ -61,15 +62,17 @@ class TurnRepository(Repository):
         data: bytes | None = await self.session.scalar(query)
         return data
 
-    async def history(self, session_id: uuid.UUID, limit: int) -> list[Message]:
-        """The newest ``limit`` messages, returned oldest first.
+    async def history(
+        self, session_id: uuid.UUID, limit: int, *, after: datetime | None = None
+    ) -> tuple[list[Message], bool]:
+        """The newest ``limit`` messages (newer than ``after``, the session summary's
+        end, when given), oldest first, and whether older ones were left unread.
 
         Reads only those rows, through ``ix_messages_session_history``: turns of a session
         never overlap, so message time orders turns, and ``seq`` orders within one."""
-        query = (
-            select(Message)
-            .where(Message.session_id == session_id)
-            .order_by(Message.created_at.desc(), Message.seq.desc())
-            .limit(limit)
-        )
-        return list(reversed((await self.session.scalars(query)).all()))
+        query = select(Message).where(Message.session_id == session_id)
+        if after is not None:
+            query = query.where(Message.created_at > after)
+        query = query.order_by(Message.created_at.desc(), Message.seq.desc()).limit(limit + 1)
+        rows = list((await self.session.scalars(query)).all())
+        return list(reversed(rows[:limit])), len(rows) > limit

@@ -51,6 +51,10 @@ class TurnRead(ReadSchema):
     rounds: int
     usage: TurnUsageRead
     error_code: str | None
+    context_dropped: int = Field(
+        default=0,
+        description="History messages left out of the prompts unsummarised (docs/context.md)",
+    )
     created_at: datetime
     finished_at: datetime | None
 

@@ -28,6 +28,7 @@ def _fields(turn: Turn) -> dict[str, object]:
             cost_usd=turn.cost_usd,
         ),
         "error_code": turn.error_code,
+        "context_dropped": turn.context_dropped,
         "created_at": turn.created_at,
         "finished_at": turn.finished_at,
     }

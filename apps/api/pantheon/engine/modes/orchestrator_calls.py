@@ -47,10 +47,14 @@ def _manager_request(
     response_format: ResponseFormat | None = None,
 ) -> LLMRequest:
     snapshot = ctx.snapshot
-    window = ctx.context_window(snapshot.manager_model)
-    history = snapshot.history if purpose != "evaluate" else ()
-    messages = assemble(system, task, history, window)
+    window = ctx.window(snapshot.manager_model)
+    with_history = purpose != "evaluate"
+    history = snapshot.history if with_history else ()
+    summary = ctx.summary_text if with_history else None
+    messages = assemble(system, task, history, window, summary=summary)
     temperature = 0.0 if max_tokens is not None else None
+    if max_tokens is None:
+        max_tokens = ctx.alias(snapshot.manager_model).max_tokens
     return LLMRequest(
         snapshot.manager_model,
         messages,
@@ -68,7 +72,7 @@ async def route(
     """The round's routing and whether it is the fallback (first roster agent)."""
     snapshot = ctx.snapshot
     roster = snapshot.ordered_roster()
-    window = ctx.context_window(snapshot.manager_model)
+    window = ctx.window(snapshot.manager_model)
     system, task = route_task(
         snapshot.message, roster, round_no, limit, earlier, window, snapshot.room_description
     )
@@ -89,7 +93,7 @@ async def evaluate(
 ) -> tuple[bool, bool]:
     """(continue, fallback): whether the manager wants another round."""
     snapshot = ctx.snapshot
-    window = ctx.context_window(snapshot.manager_model)
+    window = ctx.window(snapshot.manager_model)
     depth = snapshot.orchestrator.max_depth
     system, task = evaluate_task(
         snapshot.message, round_no, depth, outputs, window, snapshot.room_description
@@ -114,7 +118,7 @@ def prepare_specialist(
 ) -> SpeakerRun:
     """A specialist's call: its instruction and, from round 2, the earlier outputs."""
     snapshot = ctx.snapshot
-    window = ctx.context_window(agent.model)
+    window = ctx.window(agent.model)
     task = agent_task(
         snapshot.message,
         window,
@@ -123,14 +127,16 @@ def prepare_specialist(
         earlier_heading="Outputs of the earlier rounds:",
     )
     system = agent_system_prompt(agent, snapshot.ordered_roster(), snapshot.room_description)
-    messages = assemble(system, task, snapshot.history, window, own_key=agent.key)
+    messages = assemble(
+        system, task, snapshot.history, window, own_key=agent.key, summary=ctx.summary_text
+    )
     return ctx.prepare_agent(agent, round_no, messages)
 
 
 def prepare_synthesis(ctx: TurnContext, outputs: Sequence[Contribution]) -> SpeakerRun:
     """The manager's synthesis over all successful outputs (its slot is reserved last)."""
     snapshot = ctx.snapshot
-    window = ctx.context_window(snapshot.manager_model)
+    window = ctx.window(snapshot.manager_model)
     system, task = synthesis_task(snapshot.message, outputs, window, snapshot.room_description)
     request = _manager_request(ctx, "synthesis", system, task, max_tokens=None)
     return ctx.prepare_synthesis(request)

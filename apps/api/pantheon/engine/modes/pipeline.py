@@ -67,13 +67,15 @@ class PipelineMode:
             yield StageStartedEvent(
                 turn_id=turn_id, stage=number, agent_key=agent.key, agent_name=agent.name
             )
-            window = ctx.context_window(agent.model)
+            window = ctx.window(agent.model)
             earlier = [previous] if previous is not None else []
             task = agent_task(
                 snapshot.message, window, earlier=earlier, earlier_heading=PREVIOUS_STAGE
             )
             system = agent_system_prompt(agent, stages, snapshot.room_description)
-            messages = assemble(system, task, snapshot.history, window, own_key=agent.key)
+            messages = assemble(
+                system, task, snapshot.history, window, own_key=agent.key, summary=ctx.summary_text
+            )
             run = ctx.prepare_agent(agent, None, messages, purpose="stage")
             async with closing_stream(ctx.speak(run)) as events:
                 async for event in events:

@@ -59,7 +59,7 @@ def prepare_draft(
 ) -> SpeakerRun:
     """The first draft (``draft`` is None) or a revision of ``draft`` with the feedback."""
     snapshot = ctx.snapshot
-    window = ctx.context_window(drafter.model)
+    window = ctx.window(drafter.model)
     parts = [snapshot.message]
     if draft is not None:
         notes = [Contribution(r.agent_key, r.agent_name, _feedback_text(r)) for r in reviews]
@@ -68,7 +68,10 @@ def prepare_draft(
         parts.append(f"The reviewers' feedback on it:\n{quote_outputs(notes, budget // 2)}")
         parts.append(REVISE_RULES)
     system = agent_system_prompt(drafter, snapshot.ordered_roster(), snapshot.room_description)
-    messages = assemble(system, "\n\n".join(parts), snapshot.history, window, own_key=drafter.key)
+    messages = assemble(
+        system, "\n\n".join(parts), snapshot.history, window,
+        own_key=drafter.key, summary=ctx.summary_text,
+    )  # fmt: skip
     purpose: Purpose = "draft" if draft is None else "revision"
     return ctx.prepare_agent(drafter, round_no, messages, purpose=purpose)
 
@@ -78,12 +81,14 @@ def prepare_review(
 ) -> SpeakerRun:
     """A reviewer's call over the round's draft, asking for the verdict's JSON schema."""
     snapshot = ctx.snapshot
-    window = ctx.context_window(reviewer.model)
+    window = ctx.window(reviewer.model)
     roster = snapshot.ordered_roster()
     system = agent_system_prompt(reviewer, roster, snapshot.room_description)
     quoted = quote_outputs([draft], data_budget(window, snapshot.message))
     task = f"User message:\n{snapshot.message}\n\nThe draft to review:\n{quoted}"
-    messages = assemble(f"{system}\n\n{REVIEW_RULES}", task, snapshot.history, window)
+    messages = assemble(
+        f"{system}\n\n{REVIEW_RULES}", task, snapshot.history, window, summary=ctx.summary_text
+    )
     return ctx.prepare_agent(
         reviewer, round_no, messages, purpose="review", response_format=REVIEW_FORMAT
     )

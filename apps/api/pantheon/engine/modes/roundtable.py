@@ -25,10 +25,12 @@ async def speak_in_turn(
     ctx.record.rounds = 1
     earlier: list[Contribution] = []
     for agent in agents:
-        window = ctx.context_window(agent.model)
+        window = ctx.window(agent.model)
         task = agent_task(snapshot.message, window, earlier=earlier)
         system = agent_system_prompt(agent, roster, snapshot.room_description)
-        messages = assemble(system, task, snapshot.history, window, own_key=agent.key)
+        messages = assemble(
+            system, task, snapshot.history, window, own_key=agent.key, summary=ctx.summary_text
+        )
         run = ctx.prepare_agent(agent, None, messages)
         async with closing_stream(ctx.speak(run)) as events:
             async for event in events:
