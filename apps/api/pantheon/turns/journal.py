@@ -10,7 +10,8 @@ Promises:
   event, at once when an agent starts, finishes or fails, a tool call starts or ends,
   or ``BATCH_EVENTS`` are waiting, and at the turn's end. Writes only reach the OS (no
   fsync): they survive the process being killed, not the machine losing power.
-- File work runs in worker threads; the event loop only appends to a list and, once per
+- File work runs in the journal's own thread (not the shared default pool, so a slow
+  disk delays only the journal); the event loop only notes new events and, once per
   batch, schedules a wake-up.
 - Once the turn's commit succeeded the file is deleted. A turn whose commit failed keeps
   its file: the next start records it ``interrupted`` (``journal_recovery.py``).
@@ -27,12 +28,15 @@ import contextlib
 import fcntl
 import logging
 import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from pantheon.turns.live import LiveTurn, PublishedEvent
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SUFFIX = ".jsonl"
 BATCH_EVENTS = 256
@@ -76,10 +80,11 @@ def _finish(handle: BinaryIO, path: Path, drop: bool) -> None:
 class _TurnFile:
     """One turn's file and its writer task (the turn's ``observer``)."""
 
-    def __init__(self, live: LiveTurn, path: Path, flush_s: float) -> None:
+    def __init__(self, journal: TurnJournal, live: LiveTurn) -> None:
+        self.journal = journal
         self.live = live
-        self.path = path
-        self.flush_s = flush_s
+        self.path = journal.path(live.turn_id)
+        self.flush_s = journal.flush_s
         self.written = 0
         self.ended = False
         self.wake = asyncio.Event()
@@ -104,7 +109,7 @@ class _TurnFile:
         if self.ended and live.recorded:
             return  # finished and committed before its file was even made
         try:
-            handle = await asyncio.to_thread(_create, self.path, live.meta.to_json())
+            handle = await self.journal.io(_create, self.path, live.meta.to_json())
         except OSError:
             log.exception("turn %s: journal not written", live.turn_id)
             live.observer = None
@@ -117,7 +122,7 @@ class _TurnFile:
             live.observer = None
             if self.timer is not None:
                 self.timer.cancel()
-            await asyncio.to_thread(_finish, handle, self.path, live.recorded)
+            await self.journal.io(_finish, handle, self.path, live.recorded)
 
     async def _write_until_closed(self, handle: BinaryIO) -> None:
         while True:
@@ -129,7 +134,7 @@ class _TurnFile:
             ended = self.ended  # read before the write: events may still come during it
             new = self.live.events[self.written :]
             if new:
-                await asyncio.to_thread(_append, handle, [p.data for p in new])
+                await self.journal.io(_append, handle, [p.data for p in new])
                 self.written += len(new)
             if ended:
                 return
@@ -142,20 +147,27 @@ class TurnJournal:
         self.directory = directory
         self.flush_s = flush_s
         self._tasks: set[asyncio.Task[None]] = set()
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pantheon-journal")
+
+    async def io(self, work: Callable[..., T], *args: object) -> T:
+        """Run blocking file work in the journal's thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, work, *args)
 
     def path(self, turn_id: str) -> Path:
         return self.directory / f"{turn_id}{SUFFIX}"
 
     def follow(self, live: LiveTurn) -> None:
         """Journal ``live`` from now until its end (it must carry ``meta``)."""
-        writer = _TurnFile(live, self.path(live.turn_id), self.flush_s)
+        writer = _TurnFile(self, live)
         live.observer = writer
         task = asyncio.create_task(writer.run(), name=f"journal-{live.turn_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     async def drain(self) -> None:
-        """Wait for every writer; their turns have ended by now (registry shutdown)."""
+        """Wait for every writer, then let the thread go; called once no turn runs (the
+        registry's shutdown), and the journal takes no turns after it."""
         while self._tasks:
             with contextlib.suppress(Exception):
                 await asyncio.gather(*list(self._tasks))
+        self._thread.shutdown(wait=False)
