@@ -52,6 +52,7 @@ _AT_ONCE = frozenset(
 
 
 def _create(path: Path, header: str) -> BinaryIO:
+    path.parent.mkdir(parents=True, exist_ok=True)
     handle = path.open("xb")
     try:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
