@@ -4,8 +4,10 @@ import pytest
 
 from pantheon.engine.json_extract import (
     Routing,
+    Verdict,
     extract_json_object,
     parse_continue,
+    parse_review,
     parse_routing,
 )
 
@@ -73,3 +75,26 @@ def test_unusable_routing(text: str) -> None:
 )
 def test_parse_continue(text: str, expected: bool | None) -> None:
     assert parse_continue(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"approved": true, "score": 8, "feedback": " fine "}', Verdict(True, 8.0, "fine")),
+        ('{"Approved": "no", "Score": "6/10"}', Verdict(False, 6.0, "")),
+        ('```json\n{"approved": false, "score": 14, "feedback": 3}\n```', Verdict(False, 10.0, "")),
+        ('{"approved": true, "score": -2}', Verdict(True, 0.0, "")),
+        ('{"approved": true, "score": "great"}', Verdict(True, None, "")),
+        ('{"approved": true, "score": true}', Verdict(True, None, "")),
+        ('{"approved": true, "score": NaN}', Verdict(True, None, "")),
+    ],
+)
+def test_parse_review_is_tolerant(text: str, expected: Verdict) -> None:
+    assert parse_review(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["looks good", '{"score": 9, "feedback": "ok"}', '{"approved": "maybe"}', "[1]"]
+)
+def test_parse_review_without_a_readable_flag_is_none(text: str) -> None:
+    assert parse_review(text) is None

@@ -179,3 +179,30 @@ async def test_agent_model_runs_a_standalone_turn(
     assert sessions["total"] == 2  # each call in a session of its own
     turn = await _turn(client, raw.headers["x-pantheon-turn"])
     assert turn["mode"] == "standalone"
+
+
+async def test_pipeline_answer_is_the_last_stage_and_the_rest_is_reasoning(
+    client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    scripted.script("notes", agent="alpha")
+    scripted.script("the final text", agent="beta")
+    model = await room_model(client, ["alpha", "beta"], "pipeline")
+    stream = await oai.chat.completions.create(model=model, messages=[user("go")], stream=True)
+    _, content, reasoning = await collect(stream)
+    assert content == "the final text"
+    assert reasoning == "Stage 1: @alpha\n\n**Alpha** (@alpha):\nnotes\n\nStage 2: @beta\n"
+
+
+async def test_review_answer_is_the_chosen_draft_and_reviews_are_reasoning(
+    client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    scripted.script("the draft", agent="alpha")
+    scripted.script('{"approved": true, "score": 9, "feedback": "good"}', agent="beta")
+    model = await room_model(client, ["alpha", "beta"], "review")
+    raw = await oai.chat.completions.with_raw_response.create(model=model, messages=[user("go")])
+    message = raw.parse().choices[0].message
+    assert message.content == "the draft"
+    reasoning = str((message.model_extra or {})["reasoning_content"])
+    assert "**Alpha** (@alpha):\nthe draft\n" in reasoning
+    assert "Beta approves (score 9): good\n" in reasoning
+    assert "Review stopped (approved); the answer is the draft of round 1." in reasoning

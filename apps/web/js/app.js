@@ -9,6 +9,7 @@ import { ChatPane } from "./chat.js";
 import { openDocumentsDialog } from "./documents-dialog.js";
 import { confirmDialog, formDialog } from "./dialogs.js";
 import { h } from "./dom.js";
+import { ROOM_MODES } from "./modes.js";
 import { notify, notifyError } from "./notify.js";
 import { clearRunning, loadRunning } from "./resume-store.js";
 import { openRosterDialog } from "./roster.js";
@@ -175,10 +176,8 @@ async function newRoom() {
     fields: [
       { name: "name", label: "Name", required: true, maxlength: 200, placeholder: "Launch planning" },
       { name: "description", label: "Description (optional)", type: "textarea", rows: 2 },
-      { name: "mode", label: "Mode", type: "select", value: "orchestrator", options: [
-        { value: "orchestrator", label: "orchestrator: a manager routes specialists" },
-        { value: "roundtable", label: "roundtable: everyone, in roster order" },
-        { value: "manual", label: "manual: only @mentioned agents" }] },
+      { name: "mode", label: "Mode", type: "select", value: "orchestrator",
+        options: ROOM_MODES.map((m) => ({ value: m.value, label: `${m.value}: ${m.hint}` })) },
     ],
     onSubmit: (v) => api.createRoom(v),
   });

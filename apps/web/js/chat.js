@@ -7,6 +7,7 @@ import { Composer } from "./composer.js";
 import { replayTurns, loadingNote } from "./history.js";
 import { LiveTurn } from "./live-turn.js";
 import { api } from "./api.js";
+import { modeInfo } from "./modes.js";
 import { clearRunning } from "./resume-store.js";
 
 export class ChatPane {
@@ -27,6 +28,7 @@ export class ChatPane {
     this.actions = {
       regenerate: (view) => this.send({ message: view.message, mode: this.modeFor(view) }),
       edit: (view) => this.composer.edit(view.message, view.mode),
+      rerunFrom: (view, key) => this.send({ message: view.message, mode: this.modeFor(view), rerunFrom: key }),
     };
     this.el = h("section", { class: "chat" }, this.log, this.composer.el);
   }
@@ -58,10 +60,7 @@ export class ChatPane {
     const who = room ? "the room" : `@${this.context.agent?.key}`;
     return h("div", { class: "empty" }, h("h3", {}, "New session"),
       h("p", {}, `Send a message to ${who}; the session is saved with it and named after it.`),
-      room?.mode === "orchestrator"
-        ? h("p", {}, "In orchestrator mode the manager routes it to specialists round by round.")
-        : null,
-      room?.mode === "manual" ? h("p", {}, "In manual mode, mention agents by key: type @ to pick one.") : null);
+      room && modeInfo(room.mode)?.note ? h("p", {}, modeInfo(room.mode).note) : null);
   }
 
   async loadHistory(sessionId) {
@@ -105,12 +104,19 @@ export class ChatPane {
     else if (this.busy) hint = "Agents are answering… (Esc stops)";
     else if (noAgents) hint = "Add agents to the roster first.";
     this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint);
-    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy)")) {
+    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun")) {
       button.disabled = this.busy;
+    }
+    // rerun_from reuses the session's latest pipeline turn: only its stages offer it.
+    const pipelines = [...this.log.querySelectorAll('article.turn[data-mode="pipeline"]')]
+      .filter((turn) => turn.querySelector(".stage-strip"));
+    for (const turn of pipelines) {
+      const latest = turn === pipelines.at(-1) && turn.dataset.status !== "running";
+      for (const button of turn.querySelectorAll(".stage-rerun")) button.hidden = !latest;
     }
   }
 
-  async send({ message, mode }) {
+  async send({ message, mode, rerunFrom = null }) {
     if (this.busy) return;
     this.composer.setBusy(true, "Sending…");
     let sessionId;
@@ -124,6 +130,7 @@ export class ChatPane {
     }
     const body = { message };
     if (this.context.room && mode) body.mode = mode;
+    if (rerunFrom) body.rerun_from = rerunFrom;
     const shown = body.mode ?? this.context.room?.mode ?? "standalone";
     const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
       onFinished: (_live, outcome) => this.finished(outcome, message) });

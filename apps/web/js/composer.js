@@ -3,12 +3,9 @@
 
 import { h } from "./dom.js";
 import { attachMentions } from "./mentions.js";
+import { ROOM_MODES } from "./modes.js";
 
-const MODE_HELP = {
-  manual: "This turn: manual (only @mentioned)",
-  roundtable: "This turn: roundtable (everyone)",
-  orchestrator: "This turn: orchestrator (manager routes)",
-};
+const MODE_HELP = Object.fromEntries(ROOM_MODES.map((m) => [m.value, `This turn: ${m.label}`]));
 
 export class Composer {
   /** onSend({message, mode}) -> Promise; mode is "" for the room's default. */

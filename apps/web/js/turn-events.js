@@ -5,6 +5,7 @@
 import { h } from "./dom.js";
 import { describeFailure } from "./humanize.js";
 import { renderUsage } from "./turn-usage.js";
+import { WORKFLOW_RENDERERS } from "./workflow-events.js";
 
 const label = (text) => h("span", { class: "decision-label" }, text);
 const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
@@ -21,12 +22,15 @@ export const RENDERERS = {
     view.turnId = e.turn_id;
     view.el.dataset.turnId = e.turn_id;
     view.mode = e.mode;
+    view.agents = e.agents;
+    view.el.dataset.mode = e.mode;
     view.modeEl.textContent = e.mode;
   },
 
   round_start(view, e) {
     const round = view.round(e.round);
     round.el.dataset.state = "running";
+    if (view.mode !== "orchestrator") return; // review rounds have no manager
     view.decision(round.routing, [spinner(), label("Manager is choosing who answers…")], { pending: true });
   },
 
@@ -104,6 +108,8 @@ export const RENDERERS = {
     view.finish(e.status);
     renderUsage(view);
   },
+
+  ...WORKFLOW_RENDERERS,
 
   error(view, e) {
     view.finish(e.code === "interrupted" ? "interrupted" : "error");

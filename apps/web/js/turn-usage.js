@@ -4,7 +4,8 @@
 import { h, formatCost, formatMs } from "./dom.js";
 import { panelId } from "./panel.js";
 
-const AGENT_PURPOSES = new Set(["specialist", "chat"]);
+// Calls an agent makes for its own panel (all but the manager's route/evaluate/synthesis).
+const AGENT_PURPOSES = new Set(["specialist", "chat", "stage", "draft", "review", "revision"]);
 
 /** Re-draw the turn's footer and its panels' figures from view.usage and view.detail. */
 export function renderUsage(view) {

@@ -32,6 +32,9 @@ export class TurnView {
     this.turnId = null;
     this.message = message;
     this.mode = mode;
+    this.actions = actions;
+    this.agents = [];
+    this.stageStrip = null;
     this.finished = false;
     this.rounds = new Map();
     this.panels = new Map();
@@ -56,7 +59,7 @@ export class TurnView {
         onclick: () => actions.regenerate(this) }, "Regenerate") : null);
     this.el = h(
       "article",
-      { class: "turn", "aria-label": "Turn" },
+      { class: "turn", "aria-label": "Turn", dataset: { mode } },
       h("div", { class: "msg-user-wrap" },
         h("div", { class: "msg-user md" }, renderMarkdown(message)), this.actionsEl),
       h("header", { class: "turn-head" }, this.modeEl, this.statusEl, this.stopButton),

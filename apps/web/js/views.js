@@ -4,19 +4,11 @@
 
 import { h, formatTime } from "./dom.js";
 import { menuButton } from "./menu.js";
+import { ROOM_MODES, modeInfo } from "./modes.js";
 
 // Every option says it is the room's default: the composer has a look-alike picker for
 // one turn, whose options say "This turn".
-const MODES = [
-  ["orchestrator", "Room default: orchestrator"],
-  ["roundtable", "Room default: roundtable"],
-  ["manual", "Room default: manual"],
-];
-const MODE_HINT = {
-  orchestrator: "a manager routes specialists, round by round",
-  roundtable: "every agent answers, in roster order",
-  manual: "only the agents you @mention answer",
-};
+const MODES = ROOM_MODES.map((m) => [m.value, `Room default: ${m.value}`]);
 
 export function sessionLabel(session) {
   return session?.title || (session ? `Untitled session of ${formatTime(session.created_at)}` : "New session");
@@ -61,7 +53,7 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
     h("div", { class: "controls-row" },
       h("label", { class: "inline-field room-mode-field",
         title: "Used for every message unless you pick another mode for one turn below" }, mode,
-      h("span", { class: "mode-hint" }, MODE_HINT[room.mode])),
+      h("span", { class: "mode-hint" }, modeInfo(room.mode)?.hint ?? "")),
       h("button", { type: "button", class: "roster-button", onclick: actions.roster },
         `Roster (${roster.length})`),
       h("span", { class: "roster-inline muted" },

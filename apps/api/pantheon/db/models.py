@@ -9,7 +9,17 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, LargeBinary, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pantheon.db.base import Base, Timestamped, UUIDPrimaryKey
@@ -122,6 +132,9 @@ class Message(UUIDPrimaryKey, Timestamped, Base):
     status: Mapped[str] = mapped_column(String(20), default="ok", doc=one_of(MESSAGE_STATUSES))
     error_code: Mapped[str | None] = mapped_column(String(64), default=None)
     visible: Mapped[bool] = mapped_column(default=True)
+    # A pipeline stage's output taken over from the session's previous pipeline turn
+    # (``rerun_from``): copied, not produced again, and billed in no LLM call of this turn.
+    reused: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class LLMCall(UUIDPrimaryKey, Base):

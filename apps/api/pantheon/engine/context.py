@@ -25,7 +25,7 @@ from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, Speaker, SpeakerRun
 from pantheon.engine.tooling import ToolRunner
 from pantheon.llm.gateway import LLMGateway
-from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias
+from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias, Purpose, ResponseFormat
 
 __all__ = ["SpeakerRun", "TurnContext"]
 
@@ -48,11 +48,21 @@ class TurnContext:
         return self.alias(model).context_window
 
     def prepare_agent(
-        self, agent: AgentSnapshot, round_no: int | None, messages: Sequence[ChatMessage]
+        self,
+        agent: AgentSnapshot,
+        round_no: int | None,
+        messages: Sequence[ChatMessage],
+        *,
+        purpose: Purpose = "specialist",
+        response_format: ResponseFormat | None = None,
     ) -> SpeakerRun:
         """Reserve the agent's message slot now; stream it later with ``speak``."""
         request = LLMRequest(
-            agent.model, tuple(messages), purpose="specialist", agent_key=agent.key
+            agent.model,
+            tuple(messages),
+            purpose=purpose,
+            agent_key=agent.key,
+            response_format=response_format,
         )
         speaker = Speaker(agent.key, agent.name, "assistant", round_no, agent.id, agent.tools)
         return SpeakerRun(speaker, request, self.record.reserve_message())

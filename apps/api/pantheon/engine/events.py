@@ -29,13 +29,33 @@ evaluation            round, continue, fallback                          after r
                                                                          was possible
 synthesis_started     (none)                                             orchestrator
 synthesis_completed   text                                               orchestrator
+stage_started         stage, agent_key, agent_name, reused               pipeline: before
+                                                                         a stage
+stage_completed       stage, agent_key, agent_name, reused, ok, text     pipeline: a stage
+                                                                         ended (or was
+                                                                         reused)
+review                round, agent_key, approved, score, feedback,       review: one
+                      fallback                                           reviewer's verdict
+review_completed      round, score, reason, text                         review: the answer
+                                                                         (best draft), last
 turn_completed        status, usage, message_ids, error_code             last, after commit
 error                 code, message                                      the turn could not
                                                                          run; last
 ===================== ================================================== =================
 
 Notes:
-- ``round`` is the orchestrator round (1-based) and ``null`` in the other modes.
+- ``round`` is the orchestrator round or the review round (1-based) and ``null`` in the
+  other modes.
+- Pipeline: ``stage`` is 1-based in roster order. A reused stage (``rerun_from``) has
+  ``reused=true``, no agent events and no LLM call between its ``stage_started`` and
+  ``stage_completed``; ``text`` is the stage's output (empty when ``ok`` is false). A
+  failed stage's ``stage_completed`` (``ok=false``) is the pipeline's last.
+- Review: ``review.score`` is 0-10 or ``null``; ``fallback=true`` when the reviewer's
+  answer could not be read as a verdict (or its call failed): it counts as not approved.
+  ``review_completed`` names the best-scored draft's ``round`` (``null`` when no draft
+  succeeded), its mean ``score`` (``null`` when no review was readable), why the loop
+  stopped (``reason``: ``approved`` | ``max_rounds`` | ``no_gain`` | ``draft_failed``) and
+  the draft's ``text``: the turn's answer.
 - ``agent_failed.error`` is a short user-safe sentence, ``code`` the machine code
   (``rate_limited``, ``unavailable``, ``timeout``, ``bad_request``, ``unknown_model``,
   ``internal_error`` ...); raw provider or exception text never appears.
@@ -60,7 +80,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from pantheon.engine.values import Mode
+from pantheon.engine.values import Mode, ReviewStop
 
 
 class _Event(BaseModel):
@@ -174,6 +194,42 @@ class SynthesisCompletedEvent(_Event):
     text: str
 
 
+class StageStartedEvent(_Event):
+    type: Literal["stage_started"] = "stage_started"
+    stage: int
+    agent_key: str
+    agent_name: str
+    reused: bool = False
+
+
+class StageCompletedEvent(_Event):
+    type: Literal["stage_completed"] = "stage_completed"
+    stage: int
+    agent_key: str
+    agent_name: str
+    reused: bool = False
+    ok: bool = True
+    text: str = ""
+
+
+class ReviewEvent(_Event):
+    type: Literal["review"] = "review"
+    round: int
+    agent_key: str
+    approved: bool
+    score: float | None = None
+    feedback: str = ""
+    fallback: bool = False
+
+
+class ReviewCompletedEvent(_Event):
+    type: Literal["review_completed"] = "review_completed"
+    round: int | None
+    score: float | None
+    reason: ReviewStop
+    text: str
+
+
 class TurnCompletedEvent(_Event):
     type: Literal["turn_completed"] = "turn_completed"
     status: str
@@ -202,6 +258,10 @@ TurnEvent = Annotated[
     | EvaluationEvent
     | SynthesisStartedEvent
     | SynthesisCompletedEvent
+    | StageStartedEvent
+    | StageCompletedEvent
+    | ReviewEvent
+    | ReviewCompletedEvent
     | TurnCompletedEvent
     | ErrorEvent,
     Field(discriminator="type"),

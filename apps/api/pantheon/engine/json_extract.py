@@ -5,8 +5,9 @@ Small models wrap JSON in fences, chat around it or change key case. Promise:
 plain ```), else the whole text, else the first balanced ``{...}`` that parses, and
 returns it with top-level keys lower-cased; ``None`` when there is none. The parsers
 built on it never raise: an unusable answer is ``None`` and the caller falls back.
-``routing_format`` and ``CONTINUE_FORMAT`` are the JSON schemas the manager's requests
-carry as ``response_format``; models that honour them make the parsers' job easy.
+``routing_format``, ``CONTINUE_FORMAT`` and ``REVIEW_FORMAT`` are the JSON schemas the
+manager's and reviewers' requests carry as ``response_format``; models that honour them
+make the parsers' job easy.
 """
 
 from __future__ import annotations
@@ -58,6 +59,30 @@ CONTINUE_FORMAT = ResponseFormat(
         "additionalProperties": False,
     },
 )
+
+
+REVIEW_FORMAT = ResponseFormat(
+    "review",
+    {
+        "type": "object",
+        "properties": {
+            "approved": {"type": "boolean"},
+            "score": {"type": "number", "minimum": 0, "maximum": 10},
+            "feedback": {"type": "string"},
+        },
+        "required": ["approved", "score", "feedback"],
+        "additionalProperties": False,
+    },
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A reviewer's readable answer: ``score`` is within 0-10, or ``None`` when absent."""
+
+    approved: bool
+    score: float | None
+    feedback: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +192,10 @@ def parse_continue(text: str) -> bool | None:
     data = extract_json_object(text)
     if data is None or "continue" not in data:
         return None
-    value = data["continue"]
+    return _flag(data["continue"])
+
+
+def _flag(value: Any) -> bool | None:
     if isinstance(value, bool):
         return value
     if isinstance(value, str):
@@ -177,3 +205,31 @@ def parse_continue(text: str) -> bool | None:
         if lowered in _FALSE:
             return False
     return None
+
+
+def _score(value: Any) -> float | None:
+    """A number (or numeric text, ``"7/10"`` included) clamped to 0-10; else ``None``."""
+    if isinstance(value, str):
+        value = value.strip().split("/")[0].strip()
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return float(min(10.0, max(0.0, value)))
+
+
+def parse_review(text: str) -> Verdict | None:
+    """``{"approved", "score", "feedback"}`` (tolerantly), or ``None`` when there is no
+    readable ``approved`` flag: such a review counts as not approved."""
+    data = extract_json_object(text)
+    if data is None:
+        return None
+    approved = _flag(data.get("approved"))
+    if approved is None:
+        return None
+    feedback = data.get("feedback")
+    return Verdict(
+        approved, _score(data.get("score")), feedback.strip() if isinstance(feedback, str) else ""
+    )

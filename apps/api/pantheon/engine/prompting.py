@@ -1,10 +1,12 @@
 """Snapshot + history -> the chat messages of each LLM call, within a token budget.
 
 Promises:
-- An agent's system message is its role prompt, who it is, who else is in the room (one
-  line per agent: key, name, role summary) and the rule "answer the user's task
-  directly; do not address other agents", then the user's instructions when the turn
-  carries some (``AgentSnapshot.instructions``, from the OpenAI facade's system message).
+- An agent's system message is its role prompt, the room's purpose (its description,
+  when it has one), who it is, who else is in the room (one line per agent: key, name,
+  role summary) and the rule "answer the user's task directly; do not address other
+  agents", then the user's instructions when the turn carries some
+  (``AgentSnapshot.instructions``, from the OpenAI facade's system message). The
+  manager's system messages carry the room's purpose too.
 - History (earlier user messages and visible answers, labelled by speaker) is kept
   newest first, whole exchanges only, while it fits the budget: the alias' context window
   minus a reserve for the answer minus the rest of the prompt (chars/4 estimate).
@@ -56,8 +58,20 @@ def role_summary(role_prompt: str) -> str:
     return first
 
 
-def agent_system_prompt(agent: AgentSnapshot, roster: Sequence[AgentSnapshot]) -> str:
+def room_purpose(description: str) -> str | None:
+    """The room's description, introduced as the purpose everyone in it works towards."""
+    text = description.strip()
+    return f"The purpose of this room: {text}" if text else None
+
+
+def agent_system_prompt(
+    agent: AgentSnapshot, roster: Sequence[AgentSnapshot], purpose: str = ""
+) -> str:
+    """An agent's system message (see the module docstring); ``purpose``: the room's
+    description."""
     parts = [agent.role_prompt.strip()] if agent.role_prompt.strip() else []
+    if (line := room_purpose(purpose)) is not None:
+        parts.append(line)
     others = [a for a in roster if a.key != agent.key]
     if others:
         lines = [f"- @{a.key} ({a.name}): {role_summary(a.role_prompt)}" for a in others]
@@ -178,6 +192,12 @@ MANAGER_INTRO = (
 )
 
 
+def manager_system(instructions: str, purpose: str = "") -> str:
+    """The manager's system message: who it is, the room's purpose, then the call's job."""
+    line = room_purpose(purpose)
+    return "\n".join(p for p in (MANAGER_INTRO, line, instructions) if p)
+
+
 def _roster_lines(roster: Sequence[AgentSnapshot]) -> str:
     return "\n".join(f"- {a.key}: {a.name}. {role_summary(a.role_prompt)}" for a in roster)
 
@@ -189,13 +209,15 @@ def route_task(
     max_agents: int,
     earlier: Sequence[Contribution],
     context_window: int,
+    purpose: str = "",
 ) -> tuple[str, str]:
     """(system, task) of the routing call."""
-    system = (
-        f"{MANAGER_INTRO}\nChoose which specialists work on the user's message in this "
+    system = manager_system(
+        "Choose which specialists work on the user's message in this "
         f"round: at most {max_agents}, most relevant first, using only keys from the "
         "roster. Give each a short, concrete instruction. Answer with JSON only, in this "
-        'shape: {"agents": ["key", ...], "instructions": {"key": "what to do"}}'
+        'shape: {"agents": ["key", ...], "instructions": {"key": "what to do"}}',
+        purpose,
     )
     parts = [f"Roster (key: name and role):\n{_roster_lines(roster)}", f"User message:\n{message}"]
     if earlier:
@@ -210,12 +232,14 @@ def evaluate_task(
     max_depth: int,
     outputs: Sequence[Contribution],
     context_window: int,
+    purpose: str = "",
 ) -> tuple[str, str]:
     """(system, task) of the evaluation call after ``round_no``."""
-    system = (
-        f"{MANAGER_INTRO}\nRound {round_no} of at most {max_depth} just finished. Decide "
+    system = manager_system(
+        f"Round {round_no} of at most {max_depth} just finished. Decide "
         "whether another round of specialist work would clearly improve the answer. "
-        'Answer with JSON only: {"continue": true} or {"continue": false}.'
+        'Answer with JSON only: {"continue": true} or {"continue": false}.',
+        purpose,
     )
     quoted = quote_outputs(outputs, data_budget(context_window, message))
     task = f"User message:\n{message}\n\nSpecialist outputs so far:\n{quoted}"
@@ -223,13 +247,14 @@ def evaluate_task(
 
 
 def synthesis_task(
-    message: str, outputs: Sequence[Contribution], context_window: int
+    message: str, outputs: Sequence[Contribution], context_window: int, purpose: str = ""
 ) -> tuple[str, str]:
     """(system, task) of the synthesis call over all successful outputs."""
-    system = (
-        f"{MANAGER_INTRO}\nNow write one consolidated answer to the user's message from "
+    system = manager_system(
+        "Now write one consolidated answer to the user's message from "
         "the specialists' outputs. Address the user directly; do not describe the "
-        "routing or name the rounds."
+        "routing or name the rounds.",
+        purpose,
     )
     quoted = quote_outputs(outputs, data_budget(context_window, message))
     task = f"User message:\n{message}\n\nSpecialist outputs:\n{quoted}"

@@ -33,6 +33,9 @@ Promises:
       Manager synthesis:
       <text>
 
+  Pipeline and review: see ``engine/output_text.py`` (review is grouped in rounds like
+  the orchestrator, then its ``closing`` block: the answer and why the loop stopped).
+
   Other modes: ``<Agent name>: <text>`` blocks separated by one blank line. Everywhere a
   failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
   [cancelled]`` (``[interrupted]`` when its error code says the process running the turn
@@ -45,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from pantheon.engine.events import TurnUsage
+from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
 from pantheon.engine.values import (
     CallStatus,
     MessageStatus,
@@ -64,6 +68,8 @@ class ProducedMessage:
     content: str
     status: MessageStatus = "ok"
     error_code: str | None = None
+    # A pipeline stage taken over from an earlier turn (``rerun_from``), not run again.
+    reused: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +112,8 @@ class TurnRecord:
 
     mode: Mode | None = None
     rounds: int = 0
+    # The review mode's closing block of ``output``: the best draft and why it stopped.
+    closing: str | None = None
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
     _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)
@@ -175,29 +183,8 @@ class TurnRecord:
     @property
     def output(self) -> str:
         messages = self.messages
-        if self.mode != "orchestrator":
-            return "\n\n".join(_line(m) for m in messages)
-        blocks: list[str] = []
-        current_round: int | None = None
-        for message in messages:
-            if message.role == "manager":
-                blocks.append(f"Manager synthesis:\n{_body(message)}")
-            elif message.round != current_round:
-                current_round = message.round
-                blocks.append(f"[Round {current_round}]\n{_line(message)}")
-            else:
-                blocks.append(_line(message))
-        return "\n\n".join(blocks)
-
-
-def _body(message: ProducedMessage) -> str:
-    if message.status == "failed":
-        return f"[failed: {message.error_code or 'error'}]"
-    if message.status == "cancelled":
-        cut = "interrupted" if message.error_code == "interrupted" else "cancelled"
-        return f"{message.content} [{cut}]".lstrip()
-    return message.content
-
-
-def _line(message: ProducedMessage) -> str:
-    return f"{message.agent_name}: {_body(message)}"
+        if self.mode == "pipeline":
+            return pipeline_output(messages)
+        if self.mode in ("orchestrator", "review"):
+            return "\n\n".join([*rounds_output(messages), *filter(None, [self.closing])])
+        return "\n\n".join(message_line(m) for m in messages)

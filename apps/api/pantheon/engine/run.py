@@ -26,6 +26,8 @@ from pantheon.engine.events import TurnEvent, TurnStartedEvent
 from pantheon.engine.modes.base import TurnMode
 from pantheon.engine.modes.manual import ManualMode
 from pantheon.engine.modes.orchestrator import OrchestratorMode
+from pantheon.engine.modes.pipeline import PipelineMode
+from pantheon.engine.modes.review import ReviewMode
 from pantheon.engine.modes.roundtable import RoundtableMode
 from pantheon.engine.modes.standalone import StandaloneMode
 from pantheon.engine.record import TurnRecord
@@ -39,6 +41,8 @@ _MODES: dict[Mode, TurnMode] = {
     "manual": ManualMode(),
     "roundtable": RoundtableMode(),
     "orchestrator": OrchestratorMode(),
+    "pipeline": PipelineMode(),
+    "review": ReviewMode(),
 }
 
 

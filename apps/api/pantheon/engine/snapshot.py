@@ -6,6 +6,9 @@ later turns. ``owner_id`` and ``room_id`` scope tools that read a user's data; a
 agent's ``tools`` are its entries as stored (``calculator``, ``server.*``). For
 ``standalone`` the roster holds exactly the one bound agent. ``roster`` order is not
 trusted: the engine orders agents by ``position`` (then key) itself.
+``room_description`` is the room's purpose, given to every agent and the manager;
+``reuse`` holds the stages a pipeline ``rerun_from`` takes over from the session's last
+pipeline turn (checked by the route: they are the roster's first stages, in order).
 """
 
 from __future__ import annotations
@@ -13,10 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pantheon.engine.values import MODES, MessageRole, Mode
-from pantheon.settings import OrchestratorSettings, ToolSettings
+from pantheon.settings import OrchestratorSettings, ReviewSettings, ToolSettings
 
 HistoryRole = MessageRole
-__all__ = ["MODES", "AgentSnapshot", "HistoryEntry", "HistoryRole", "Mode", "TurnSnapshot"]
+__all__ = [
+    "MODES",
+    "AgentSnapshot",
+    "HistoryEntry",
+    "HistoryRole",
+    "Mode",
+    "ReusedStage",
+    "TurnSnapshot",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +55,15 @@ class HistoryEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class ReusedStage:
+    """A pipeline stage's output taken over from an earlier turn instead of run again."""
+
+    agent_key: str
+    agent_name: str
+    content: str
+
+
+@dataclass(frozen=True, slots=True)
 class ClientContext:
     """Context a client supplies itself instead of the session's (the OpenAI facade).
 
@@ -67,6 +87,9 @@ class TurnSnapshot:
     tool_limits: ToolSettings = field(default_factory=ToolSettings)
     owner_id: str = ""
     room_id: str | None = None
+    room_description: str = ""
+    review: ReviewSettings = field(default_factory=ReviewSettings)
+    reuse: tuple[ReusedStage, ...] = ()
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

@@ -10,9 +10,12 @@ from typing import Literal, get_args
 
 from pantheon.llm.types import Purpose
 
-Mode = Literal["standalone", "manual", "roundtable", "orchestrator"]
+Mode = Literal["standalone", "manual", "roundtable", "orchestrator", "pipeline", "review"]
 # A room's mode: a room never runs 'standalone' (that needs a session opened on an agent).
-RoomMode = Literal["manual", "roundtable", "orchestrator"]
+RoomMode = Literal["manual", "roundtable", "orchestrator", "pipeline", "review"]
+# Why a review turn stopped (SPEC "Workflows"): every reviewer approved, the round cap,
+# no gain in the best score for two rounds, or the drafter failed.
+ReviewStop = Literal["approved", "max_rounds", "no_gain", "draft_failed"]
 # What the engine decides; "cancelled" and a broken engine's "failed" are decided above it,
 # "interrupted" (the process running the turn died; recorded later) outside the turn.
 RecordStatus = Literal["completed", "partial", "failed"]
@@ -29,6 +32,7 @@ MESSAGE_STATUSES: tuple[MessageStatus, ...] = get_args(MessageStatus)
 CALL_STATUSES: tuple[CallStatus, ...] = get_args(CallStatus)
 MESSAGE_ROLES: tuple[MessageRole, ...] = get_args(MessageRole)
 PURPOSES: tuple[Purpose, ...] = get_args(Purpose)
+REVIEW_STOPS: tuple[ReviewStop, ...] = get_args(ReviewStop)
 
 __all__ = [
     "CALL_STATUSES",
@@ -36,6 +40,7 @@ __all__ = [
     "MESSAGE_STATUSES",
     "MODES",
     "PURPOSES",
+    "REVIEW_STOPS",
     "ROOM_MODES",
     "TURN_STATUSES",
     "CallStatus",
@@ -44,6 +49,7 @@ __all__ = [
     "Mode",
     "Purpose",
     "RecordStatus",
+    "ReviewStop",
     "RoomMode",
     "SpeakerRole",
     "TurnStatus",

@@ -2,10 +2,11 @@
 
 ``content`` is what a person reads: the synthesis in orchestrator mode, the one agent's
 reply in standalone mode, each agent's reply under its name in roundtable and manual
-modes. ``reasoning_content`` narrates the rest: routing, rounds, the specialists' outputs
-(whole, when each finishes, since their deltas interleave), evaluations, failures and
-tool activity. Events of types this module does not know are skipped, so new event
-types never break the facade.
+modes, the last stage's output in pipeline mode (the last good one when a stage failed),
+the chosen draft in review mode. ``reasoning_content`` narrates the rest: routing, rounds,
+stages, the specialists' outputs (whole, when each finishes, since their deltas
+interleave), evaluations, reviews, failures and tool activity. Events of types this
+module does not know are skipped, so new event types never break the facade.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ class Transcript:
     error: tuple[str, str] | None = None  # (code, message) of a final ``error`` event
     failures: list[str] = field(default_factory=list)
     _speakers: int = 0
+    _agents: int = 0  # how many agents turn_started announced (a pipeline's stages)
+    _final_stage: bool = False  # the pipeline stage under way is the last one
+    _last_good: str = ""  # the pipeline's latest successful stage output
 
     @property
     def finished(self) -> bool:
@@ -57,10 +61,18 @@ class Transcript:
 
     @property
     def _orchestrated(self) -> bool:
-        return self.mode == "orchestrator"
+        """Modes whose agents are narrated whole, not streamed as the answer."""
+        return self.mode in ("orchestrator", "pipeline", "review")
+
+    def _answers(self, key: str) -> bool:
+        """Whether this speaker's text is the answer itself (streamed as ``content``)."""
+        if self.mode == "pipeline":
+            return self._final_stage
+        return key == MANAGER_KEY
 
     def _on_turn_started(self, event: dict[str, Any]) -> list[Piece]:
         self.mode = str(event.get("mode", ""))
+        self._agents = len(event.get("agents", []))
         return []
 
     def _on_round_start(self, event: dict[str, Any]) -> list[Piece]:
@@ -84,13 +96,13 @@ class Transcript:
         return [("content", heading if self._speakers == 1 else f"\n\n{heading}")]
 
     def _on_delta(self, event: dict[str, Any]) -> list[Piece]:
-        if self._orchestrated and event.get("agent_key") != MANAGER_KEY:
+        if self._orchestrated and not self._answers(str(event.get("agent_key"))):
             return []  # a specialist: narrated whole by agent_completed
         return [("content", str(event["text"]))]
 
     def _on_agent_completed(self, event: dict[str, Any]) -> list[Piece]:
         key = str(event["agent_key"])
-        if not self._orchestrated or key == MANAGER_KEY:
+        if not self._orchestrated or self._answers(key):
             return []
         text = str(event.get("text", "")).strip()
         return [("reasoning_content", f"\n**{self._name(key)}** (@{key}):\n{text}\n\n")]
@@ -107,6 +119,36 @@ class Transcript:
         more = event.get("continue")
         verdict = "another round is needed" if more else "the specialists' work is enough"
         return [("reasoning_content", f"Round {event['round']} evaluated: {verdict}.\n")]
+
+    def _on_stage_started(self, event: dict[str, Any]) -> list[Piece]:
+        self._final_stage = event.get("stage") == self._agents
+        return [("reasoning_content", f"Stage {event.get('stage')}: @{event.get('agent_key')}\n")]
+
+    def _on_stage_completed(self, event: dict[str, Any]) -> list[Piece]:
+        pieces: list[Piece] = []
+        text = str(event.get("text", ""))
+        if event.get("reused"):
+            pieces.append(("reasoning_content", f"(reused from the last run)\n{text.strip()}\n\n"))
+        if event.get("ok"):
+            self._last_good = text
+        elif self._last_good:
+            pieces.append(("content", self._last_good))  # stopped early: the last good output
+        return pieces
+
+    def _on_review(self, event: dict[str, Any]) -> list[Piece]:
+        who = self._name(str(event.get("agent_key", "")))
+        if event.get("fallback"):
+            return [("reasoning_content", f"{who}: no usable review.\n")]
+        verdict = "approves" if event.get("approved") else "does not approve"
+        score = event.get("score")
+        scored = f" (score {score:g})" if isinstance(score, int | float) else ""
+        feedback = str(event.get("feedback") or "").strip()
+        return [("reasoning_content", f"{who} {verdict}{scored}: {feedback}\n")]
+
+    def _on_review_completed(self, event: dict[str, Any]) -> list[Piece]:
+        note = f"Review stopped ({event.get('reason')}); the answer is the draft of round "
+        note += f"{event.get('round')}.\n"
+        return [("reasoning_content", note), ("content", str(event.get("text", "")))]
 
     def _on_synthesis_started(self, _event: dict[str, Any]) -> list[Piece]:
         return [("reasoning_content", "The manager writes the answer.\n")]

@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant", "tool"]
-Purpose = Literal["route", "specialist", "evaluate", "synthesis", "chat"]
+# stage: a pipeline stage; draft / review / revision: the review mode's three calls.
+Purpose = Literal[
+    "route", "specialist", "evaluate", "synthesis", "chat", "stage", "draft", "review", "revision"
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,4 +56,7 @@ class MessageRead(ReadSchema):
     content: str
     status: str
     error_code: str | None
+    reused: bool = Field(
+        default=False, description="A pipeline stage's output reused from an earlier turn"
+    )
     created_at: datetime

@@ -15,7 +15,9 @@ from pantheon.turns.schemas import TurnCreate
 
 def request_hash(data: TurnCreate) -> str:
     """A stable digest of the request body (key order and spacing do not matter)."""
-    canonical = json.dumps(data.model_dump(), sort_keys=True, separators=(",", ":"))
+    # Fields added later count only when set, so stored digests of older bodies still match.
+    body = data.model_dump(exclude={"rerun_from"} if data.rerun_from is None else None)
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 

@@ -29,6 +29,7 @@ from pantheon.sessions.repository import SessionRepository
 from pantheon.settings import Settings
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.repository import TurnRepository
+from pantheon.turns.rerun import reused_stages
 from pantheon.turns.schemas import TurnCreate
 from pantheon.users.access import check_allowlisted, user_allowlist
 
@@ -63,9 +64,19 @@ def _history_entry(message: Message) -> HistoryEntry:
     return HistoryEntry(role, message.content, message.agent_key, message.agent_name)
 
 
+@dataclass(frozen=True, slots=True)
+class _Cast:
+    """Who a turn runs with: its mode, roster, manager model and the room's purpose."""
+
+    mode: Mode
+    roster: tuple[AgentSnapshot, ...]
+    manager_model: str | None = None
+    description: str = ""
+
+
 async def _roster_and_mode(
     db: AsyncSession, owner_id: uuid.UUID, chat: ChatSession, data: TurnCreate
-) -> tuple[Mode, tuple[AgentSnapshot, ...], str | None]:
+) -> _Cast:
     if chat.agent_id is not None:
         if data.mode not in (None, "standalone"):
             raise Unprocessable(
@@ -73,7 +84,7 @@ async def _roster_and_mode(
             )
         agent = await db.get(Agent, chat.agent_id)
         assert agent is not None  # the session query only returns sessions of live agents
-        return "standalone", (_agent_snapshot(agent, 0),), None
+        return _Cast("standalone", (_agent_snapshot(agent, 0),))
     assert chat.room_id is not None  # a session belongs to an agent or to a room
     rooms = RoomRepository(db)
     room = await rooms.get(owner_id, chat.room_id)
@@ -86,8 +97,13 @@ async def _roster_and_mode(
         raise Unprocessable(
             f"room {room.id} has no agents; add one with POST /v1/rooms/{{id}}/agents"
         )
+    if mode == "review" and len(members) < 2:
+        raise Unprocessable(
+            f"a review turn needs at least two agents in room {room.id}: the first drafts, "
+            "the others review"
+        )
     roster = tuple(_agent_snapshot(agent, member.position) for member, agent in members)
-    return mode, roster, room.manager_model
+    return _Cast(mode, roster, room.manager_model, room.description)
 
 
 async def _check_models(
@@ -140,15 +156,16 @@ async def prepare_turn(
             "(PANTHEON_TURNS__MAX_MESSAGE_CHARS)",
             limit=limit,
         )
-    mode, roster, manager_model = await _roster_and_mode(db, owner_id, chat, data)
-    roster = _with_instructions(roster, context)
+    cast = await _roster_and_mode(db, owner_id, chat, data)
+    mode, roster = cast.mode, _with_instructions(cast.roster, context)
+    reuse = await reused_stages(turns, chat.id, mode, data.rerun_from, roster)
     speakers: Sequence[AgentSnapshot] = roster
     if mode == "manual":
         try:
             speakers = require_mentions(data.message, roster)
         except NoValidMention as exc:
             raise Unprocessable(str(exc), room_keys=exc.keys) from exc
-    manager_model = manager_model or settings.default_model
+    manager_model = cast.manager_model or settings.default_model
     await _check_models(db, owner_id, speakers, manager_model if mode == "orchestrator" else None)
     if context is not None and context.history is not None:
         history: Sequence[HistoryEntry] = context.history
@@ -167,5 +184,8 @@ async def prepare_turn(
         tool_limits=settings.tools,
         owner_id=str(owner_id),
         room_id=str(chat.room_id) if chat.room_id is not None else None,
+        room_description=cast.description,
+        review=settings.review,
+        reuse=reuse,
     )
     return Preflight(snapshot)

@@ -10,8 +10,11 @@ from them with the engine's own types, and the recorder writes it as for any tur
   ``agent_failed`` ``failed`` with its code and the text streamed before the failure;
 - a speaker still open at the end keeps its text so far, status ``cancelled`` with
   error code ``interrupted`` (it reads ``<text> [interrupted]`` in the output);
+- a pipeline stage taken over from an earlier turn (``stage_completed`` with
+  ``reused``) is its message as that event carries it (it has no ``agent_started``);
 - ``tool_call`` / ``tool_result`` become tool calls linked to their speaker's message; a
   call without its result is ``ok=False``, result ``interrupted``;
+- ``rounds`` is the last ``round_start``'s round, or 1 once the turn started;
 - LLM calls (and so usage and cost) are not rebuilt: the events do not carry them.
 """
 
@@ -27,11 +30,13 @@ from pantheon.engine.events import (
     AgentStartedEvent,
     DeltaEvent,
     RoundStartEvent,
+    StageCompletedEvent,
     SynthesisCompletedEvent,
     SynthesisStartedEvent,
     ToolCallEvent,
     ToolResultEvent,
     TurnEvent,
+    TurnStartedEvent,
 )
 from pantheon.engine.record import ProducedMessage, ToolCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
@@ -96,8 +101,10 @@ class _Rebuild:
 
     def apply(self, event: TurnEvent) -> None:
         match event:
+            case TurnStartedEvent():
+                self.record.rounds = 1  # modes without rounds count one
             case RoundStartEvent(round=round_):
-                self.record.rounds = max(self.record.rounds, round_)
+                self.record.rounds = round_
             case AgentStartedEvent(agent_key=key, agent_name=name, round=round_):
                 self.start("assistant", key, name, round_)
             case SynthesisStartedEvent():
@@ -110,6 +117,9 @@ class _Rebuild:
                 self.end(MANAGER_KEY, "ok", None, text)
             case AgentFailedEvent(agent_key=key, code=code):
                 self.end(key, "failed", code, None)
+            case StageCompletedEvent(reused=True, agent_key=key, agent_name=name, text=text):
+                message = ProducedMessage("assistant", key, name, None, text, reused=True)
+                self.record.set_message(self.record.reserve_message(), message)
             case ToolCallEvent():
                 self.tool_call(event)
             case ToolResultEvent(call_id=call_id, ok=ok, content=content, duration_ms=ms):

@@ -80,7 +80,7 @@ def _message_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
         "id": next(ids), "turn_id": turn_id, "session_id": session_id, "seq": 0,
         "role": "user", "agent_key": None, "agent_name": None, "round": None,
         "content": turn.snapshot.message, "status": "ok", "error_code": None,
-        "visible": True, "created_at": turn.started_at,
+        "visible": True, "reused": False, "created_at": turn.started_at,
     }  # fmt: skip
     return [user] + [
         {
@@ -89,7 +89,7 @@ def _message_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
             "agent_name": produced.agent_name, "round": produced.round,
             "content": produced.content, "status": produced.status,
             "error_code": produced.error_code, "visible": True,
-            "created_at": turn.finished_at,
+            "reused": produced.reused, "created_at": turn.finished_at,
         }
         for seq, produced in enumerate(turn.record.messages, start=1)
     ]  # fmt: skip

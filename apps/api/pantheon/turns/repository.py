@@ -33,6 +33,16 @@ class TurnRepository(Repository):
         query = select(Turn).where(Turn.session_id == session_id).order_by(Turn.created_at, Turn.id)
         return await self.page(query, limit=limit, offset=offset)
 
+    async def latest_of_mode(self, session_id: uuid.UUID, mode: str) -> Turn | None:
+        """The session's newest turn run in ``mode`` (a pipeline's ``rerun_from`` source)."""
+        query = (
+            select(Turn)
+            .where(Turn.session_id == session_id, Turn.mode == mode)
+            .order_by(Turn.created_at.desc(), Turn.id.desc())
+            .limit(1)
+        )
+        return await self.session.scalar(query)
+
     async def messages(self, turn_id: uuid.UUID) -> list[Message]:
         query = select(Message).where(Message.turn_id == turn_id).order_by(Message.seq)
         return list((await self.session.scalars(query)).all())

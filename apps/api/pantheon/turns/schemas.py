@@ -17,6 +17,15 @@ TurnMode = Mode
 class TurnCreate(RequestBody):
     message: str = Field(min_length=1, description="The user's message")
     mode: TurnMode | None = Field(default=None, description="Override the room's mode")
+    rerun_from: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description=(
+            "Pipeline only: the agent key of the stage to run from; the stages before it "
+            "reuse the outputs of the session's last pipeline turn (not billed again)"
+        ),
+    )
 
     @field_validator("message")
     @classmethod

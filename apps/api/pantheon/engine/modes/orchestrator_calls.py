@@ -69,7 +69,9 @@ async def route(
     snapshot = ctx.snapshot
     roster = snapshot.ordered_roster()
     window = ctx.context_window(snapshot.manager_model)
-    system, task = route_task(snapshot.message, roster, round_no, limit, earlier, window)
+    system, task = route_task(
+        snapshot.message, roster, round_no, limit, earlier, window, snapshot.room_description
+    )
     keys = [a.key for a in roster]
     request = _manager_request(
         ctx, "route", system, task,
@@ -89,7 +91,9 @@ async def evaluate(
     snapshot = ctx.snapshot
     window = ctx.context_window(snapshot.manager_model)
     depth = snapshot.orchestrator.max_depth
-    system, task = evaluate_task(snapshot.message, round_no, depth, outputs, window)
+    system, task = evaluate_task(
+        snapshot.message, round_no, depth, outputs, window, snapshot.room_description
+    )
     request = _manager_request(
         ctx, "evaluate", system, task,
         max_tokens=EVALUATE_MAX_TOKENS, response_format=CONTINUE_FORMAT,
@@ -118,7 +122,7 @@ def prepare_specialist(
         instruction=instruction,
         earlier_heading="Outputs of the earlier rounds:",
     )
-    system = agent_system_prompt(agent, snapshot.ordered_roster())
+    system = agent_system_prompt(agent, snapshot.ordered_roster(), snapshot.room_description)
     messages = assemble(system, task, snapshot.history, window, own_key=agent.key)
     return ctx.prepare_agent(agent, round_no, messages)
 
@@ -127,6 +131,6 @@ def prepare_synthesis(ctx: TurnContext, outputs: Sequence[Contribution]) -> Spea
     """The manager's synthesis over all successful outputs (its slot is reserved last)."""
     snapshot = ctx.snapshot
     window = ctx.context_window(snapshot.manager_model)
-    system, task = synthesis_task(snapshot.message, outputs, window)
+    system, task = synthesis_task(snapshot.message, outputs, window, snapshot.room_description)
     request = _manager_request(ctx, "synthesis", system, task, max_tokens=None)
     return ctx.prepare_synthesis(request)

@@ -27,7 +27,7 @@ async def speak_in_turn(
     for agent in agents:
         window = ctx.context_window(agent.model)
         task = agent_task(snapshot.message, window, earlier=earlier)
-        system = agent_system_prompt(agent, roster)
+        system = agent_system_prompt(agent, roster, snapshot.room_description)
         messages = assemble(system, task, snapshot.history, window, own_key=agent.key)
         run = ctx.prepare_agent(agent, None, messages)
         async with closing_stream(ctx.speak(run)) as events:

@@ -7,7 +7,9 @@ Two engines, each a model handle owned by one dedicated thread (so no handle is 
 shared between threads, and the C engine releases the GIL while it computes):
 passages (ingest, reindex) run at a lower CPU priority (``nice``), so on a busy machine
 running turns win the CPU; queries (search, the tool) run at normal priority and never
-wait behind an ingest batch. ``threads`` bounds each engine's CPU threads.
+wait behind an ingest batch. ``threads`` bounds each engine's CPU threads; by default
+the machine's cores (at most ``MAX_DEFAULT_THREADS``): the C engine scales about linearly
+with them (K4), and niceness, not a thread cap, is what keeps turns ahead of an ingest.
 """
 
 from __future__ import annotations
@@ -23,6 +25,14 @@ from typing import Any
 from pantheon.knowledge.embedders.base import EmbedderError, Vectors, first_row, normalise
 
 MODEL = "multilingual-e5-small"
+MAX_DEFAULT_THREADS = 4
+
+
+def default_threads(requested: int) -> int:
+    """``requested`` threads, or for 0 the machine's cores up to ``MAX_DEFAULT_THREADS``."""
+    if requested > 0:
+        return requested
+    return max(1, min(os.cpu_count() or 1, MAX_DEFAULT_THREADS))
 
 
 def lower_priority(nice: int) -> None:
@@ -65,8 +75,9 @@ class LocalEmbedder:
 
     dim = 384
 
-    def __init__(self, name: str = "local", threads: int = 1, nice: int = 10) -> None:
+    def __init__(self, name: str = "local", threads: int = 0, nice: int = 10) -> None:
         self.ident = f"{name}:{MODEL}-q4"
+        threads = default_threads(threads)
         self._passages = _Engine(threads, nice, "passages")
         self._queries = _Engine(threads, 0, "queries")
 

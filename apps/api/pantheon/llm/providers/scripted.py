@@ -3,7 +3,8 @@
 Replies come from rules added with ``script``: the most recently added rule whose given
 filters (model alias name, agent key, purpose) all equal the request's wins; a rule with
 ``times`` is dropped after that many uses. Without a matching rule the reply is a short,
-readable echo of the request (``{"continue": false}`` for purpose ``evaluate``).
+readable echo of the request (``{"continue": false}`` for purpose ``evaluate``, an
+approving verdict for purpose ``review``).
 A reply is text, a ``ScriptedReply`` (text and tool calls), or a plain function of the
 request (its messages, tools, purpose ...) returning either, like pydantic-ai's
 ``FunctionModel``: a test scripts a tool-using agent by looking at the last message.
@@ -102,6 +103,8 @@ def default_reply(request: LLMRequest) -> str:
     """The reply when no rule matches: deterministic and derived from the request."""
     if request.purpose == "evaluate":
         return '{"continue": false}'
+    if request.purpose == "review":
+        return '{"approved": true, "score": 8, "feedback": "Looks right."}'
     last_user = next((m.content for m in reversed(request.messages) if m.role == "user"), "")
     echo = " ".join(last_user.split())[:80]
     return f"{request.agent_key or request.purpose}: {echo}"
