@@ -21,10 +21,19 @@ from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
+from pantheon.turns.journal import TurnJournal
+from pantheon.turns.journal_recovery import recover_journal
 from pantheon.turns.live import LiveTurnRegistry
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
+
+
+def _journal(settings: Settings) -> TurnJournal | None:
+    """The crash journal of this process's running turns, unless turned off."""
+    if not settings.turns.journal:
+        return None
+    return TurnJournal(settings.data_dir.resolve() / "journal", settings.turns.journal_flush_s)
 
 
 def create_app(
@@ -40,10 +49,13 @@ def create_app(
         app.state.settings = settings
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
-        app.state.live_turns = live_turns = LiveTurnRegistry()
+        journal = _journal(settings)
+        app.state.live_turns = live_turns = LiveTurnRegistry(journal)
         app.state.rate_limiter = RateLimiter()
         try:
             app.state.local_user_id = await ensure_local_user(db)
+            if journal is not None:  # before serving: an interrupted turn is recorded first
+                await recover_journal(db, journal.directory)
             app.state.local_principal = Principal(app.state.local_user_id, is_admin=True)
             if settings.seed_demo:
                 from pantheon.seed import seed_demo_room

@@ -38,7 +38,8 @@ Promises:
 
   Other modes: ``<Agent name>: <text>`` blocks separated by one blank line. Everywhere a
   failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
-  [cancelled]``; the synthesis block is omitted when there was no synthesis.
+  [cancelled]`` (``[interrupted]`` when its error code says the process running the turn
+  died: turns/interrupted.py); the synthesis block is omitted when there was no synthesis.
 """
 
 from __future__ import annotations

@@ -16,9 +16,10 @@ RoomMode = Literal["manual", "roundtable", "orchestrator", "pipeline", "review"]
 # Why a review turn stopped (SPEC "Workflows"): every reviewer approved, the round cap,
 # no gain in the best score for two rounds, or the drafter failed.
 ReviewStop = Literal["approved", "max_rounds", "no_gain", "draft_failed"]
-# What the engine decides; "cancelled" and a broken engine's "failed" are decided above it.
+# What the engine decides; "cancelled" and a broken engine's "failed" are decided above it,
+# "interrupted" (the process running the turn died; recorded later) outside the turn.
 RecordStatus = Literal["completed", "partial", "failed"]
-TurnStatus = Literal["completed", "partial", "failed", "cancelled"]
+TurnStatus = Literal["completed", "partial", "failed", "cancelled", "interrupted"]
 MessageStatus = Literal["ok", "failed", "cancelled"]
 CallStatus = Literal["ok", "error", "cancelled"]
 MessageRole = Literal["user", "assistant", "manager"]

@@ -147,4 +147,5 @@ async def _record_and_finish(
             )
         )
         return
+    live.recorded = True
     live.append(last)
