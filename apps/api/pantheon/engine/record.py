@@ -14,7 +14,8 @@ Promises:
   linked to its speaker's message by ``message_index`` (an index into ``messages``).
   A call still running when the turn was cancelled is recorded ``ok=False`` with
   ``result="cancelled"``.
-- ``status``: ``"failed"`` when no agent message succeeded; ``"partial"`` when some
+- ``status``: ``"awaiting_approval"`` when ``resume_state`` is set (an agent paused for
+  a person's approval); else ``"failed"`` when no agent message succeeded; ``"partial"`` when some
   message (an agent or the synthesis) failed or was cancelled; else ``"completed"``.
   Failed route/evaluate calls do not degrade the status (the engine falls back and says
   so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
@@ -43,8 +44,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from pantheon.engine.approvals import ResumeState
 from pantheon.engine.events import TurnUsage
 from pantheon.engine.values import (
+    ApprovalStatus,
     CallStatus,
     MessageStatus,
     Mode,
@@ -97,6 +100,7 @@ class ToolCallRecord:
     duration_ms: int
     message_slot: int
     message_index: int | None = None
+    approval: ApprovalStatus | None = None  # None: the tool needs no approval
 
 
 @dataclass(eq=False)
@@ -105,6 +109,8 @@ class TurnRecord:
 
     mode: Mode | None = None
     rounds: int = 0
+    # Set when an agent paused for approval: what the continuation needs (ADR 0015).
+    resume_state: ResumeState | None = None
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
     _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)
@@ -156,6 +162,8 @@ class TurnRecord:
 
     @property
     def status(self) -> RecordStatus:
+        if self.resume_state is not None:
+            return "awaiting_approval"
         messages = self.messages
         if not any(m.role == "assistant" and m.status == "ok" for m in messages):
             return "failed"
@@ -194,6 +202,8 @@ def _body(message: ProducedMessage) -> str:
         return f"[failed: {message.error_code or 'error'}]"
     if message.status == "cancelled":
         return f"{message.content} [cancelled]".lstrip()
+    if message.status == "awaiting_approval":
+        return f"{message.content} [awaiting approval]".lstrip()
     return message.content
 
 

@@ -11,9 +11,13 @@ trusted: the engine orders agents by ``position`` (then key) itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pantheon.engine.values import MODES, MessageRole, Mode
 from pantheon.settings import OrchestratorSettings, ToolSettings
+
+if TYPE_CHECKING:  # approvals imports this module's types for its saved state
+    from pantheon.engine.approvals import Resume
 
 HistoryRole = MessageRole
 __all__ = ["MODES", "AgentSnapshot", "HistoryEntry", "HistoryRole", "Mode", "TurnSnapshot"]
@@ -67,6 +71,8 @@ class TurnSnapshot:
     tool_limits: ToolSettings = field(default_factory=ToolSettings)
     owner_id: str = ""
     room_id: str | None = None
+    # A continuation of a turn paused for approval (engine/approvals.py), else None.
+    resume: Resume | None = None
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

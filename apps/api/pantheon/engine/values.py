@@ -14,9 +14,12 @@ Mode = Literal["standalone", "manual", "roundtable", "orchestrator"]
 # A room's mode: a room never runs 'standalone' (that needs a session opened on an agent).
 RoomMode = Literal["manual", "roundtable", "orchestrator"]
 # What the engine decides; "cancelled" and a broken engine's "failed" are decided above it.
-RecordStatus = Literal["completed", "partial", "failed"]
-TurnStatus = Literal["completed", "partial", "failed", "cancelled"]
-MessageStatus = Literal["ok", "failed", "cancelled"]
+# "awaiting_approval": an agent called a tool whose entry ends in "!" (docs/approvals.md).
+RecordStatus = Literal["completed", "partial", "failed", "awaiting_approval"]
+TurnStatus = Literal["completed", "partial", "failed", "cancelled", "awaiting_approval"]
+MessageStatus = Literal["ok", "failed", "cancelled", "awaiting_approval"]
+# A gated tool call: waiting for a person, or what the person decided.
+ApprovalStatus = Literal["pending", "approved", "rejected"]
 CallStatus = Literal["ok", "error", "cancelled"]
 MessageRole = Literal["user", "assistant", "manager"]
 SpeakerRole = Literal["assistant", "manager"]  # the roles the engine produces
@@ -27,9 +30,11 @@ TURN_STATUSES: tuple[TurnStatus, ...] = get_args(TurnStatus)
 MESSAGE_STATUSES: tuple[MessageStatus, ...] = get_args(MessageStatus)
 CALL_STATUSES: tuple[CallStatus, ...] = get_args(CallStatus)
 MESSAGE_ROLES: tuple[MessageRole, ...] = get_args(MessageRole)
+APPROVAL_STATUSES: tuple[ApprovalStatus, ...] = get_args(ApprovalStatus)
 PURPOSES: tuple[Purpose, ...] = get_args(Purpose)
 
 __all__ = [
+    "APPROVAL_STATUSES",
     "CALL_STATUSES",
     "MESSAGE_ROLES",
     "MESSAGE_STATUSES",
@@ -37,6 +42,7 @@ __all__ = [
     "PURPOSES",
     "ROOM_MODES",
     "TURN_STATUSES",
+    "ApprovalStatus",
     "CallStatus",
     "MessageRole",
     "MessageStatus",
