@@ -30,6 +30,7 @@ def _fields(turn: Turn) -> dict[str, object]:
         "error_code": turn.error_code,
         "created_at": turn.created_at,
         "finished_at": turn.finished_at,
+        "continues": turn.continues_id,
     }
 
 
