@@ -120,7 +120,8 @@ async def test_rejecting_tells_the_model_why_and_runs_nothing(
     assert streamed[0][1]["type"] == "turn_started"
     assert streamed[0][1]["continues"] == paused_id
     kinds = types(streamed)
-    assert kinds[-1] == "turn_completed" and streamed[-1][1]["status"] == "completed"
+    assert kinds[-1] == "turn_completed"
+    assert streamed[-1][1]["status"] == "completed"
     assert kinds.index("tool_call") < kinds.index("tool_result") < kinds.index("agent_completed")
     [result] = of(streamed, "tool_result")
     assert result["ok"] is False
@@ -141,7 +142,8 @@ async def test_bad_decisions_are_refused_and_change_nothing(
     paused_id = events[0][1]["turn_id"]
     unknown = await decide(client, paused_id, decisions(("c-calc", True, ""), ("nope", True, "")))
     assert unknown.status_code == 422
-    assert "nope" in unknown.json()["detail"] and "c-calc" in unknown.json()["detail"]
+    assert "nope" in unknown.json()["detail"]
+    assert "c-calc" in unknown.json()["detail"]
     twice = await decide(client, paused_id, decisions(("c-calc", True, ""), ("c-calc", False, "")))
     assert twice.status_code == 422
     assert "c-calc" in twice.json()["detail"]
