@@ -22,6 +22,7 @@ export const RENDERERS = {
     view.el.dataset.turnId = e.turn_id;
     view.mode = e.mode;
     view.modeEl.textContent = e.mode;
+    if (e.continues) view.el.dataset.continues = e.continues;
   },
 
   round_start(view, e) {
@@ -77,6 +78,11 @@ export const RENDERERS = {
 
   tool_result(view, e) {
     panelFor(view, e).toolResult(e);
+  },
+
+  approval_required(view, e) {
+    panelFor(view, e).approvalRequired(e);
+    view.approvalCard().add(e);
   },
 
   agent_completed(view, e) {
