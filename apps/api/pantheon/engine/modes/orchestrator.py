@@ -63,23 +63,15 @@ class OrchestratorMode:
         used = resumed.used if resumed else 0
         for round_no in range(resumed.round if resumed else 1, bounds.max_depth + 1):
             ctx.record.rounds = round_no
+            runs: dict[str, SpeakerRun] = {}
             if resumed is not None and round_no == resumed.round:
                 routed, runs = list(resumed.routed), _resumed_runs(ctx, by_key, resumed)
             else:
-                yield RoundStartEvent(turn_id=turn_id, round=round_no)
-                limit = min(bounds.max_agents_per_round, bounds.max_specialist_invocations - used)
-                routing, fallback = await route(ctx, round_no, limit, outputs)
-                yield RoutingEvent(
-                    turn_id=turn_id, round=round_no, agents=routing.agents, fallback=fallback
-                )
-                earlier = list(outputs)  # this round's specialists see the earlier rounds only
-                routed = list(routing.agents)
-                runs = {
-                    key: prepare_specialist(
-                        ctx, by_key[key], round_no, routing.instructions.get(key), earlier
-                    )
-                    for key in routing.agents
-                }
+                opening = _open_round(ctx, by_key, round_no, used, outputs, runs)
+                async with closing_stream(opening) as events:
+                    async for event in events:
+                        yield event
+                routed = list(runs)
             async with closing_stream(ctx.fan_in(list(runs.values()))) as events:
                 async for event in events:
                     yield event
@@ -107,6 +99,27 @@ class OrchestratorMode:
             async with closing_stream(ctx.speak(prepare_synthesis(ctx, outputs))) as events:
                 async for event in events:
                     yield event
+
+
+async def _open_round(
+    ctx: TurnContext,
+    by_key: dict[str, AgentSnapshot],
+    round_no: int,
+    used: int,
+    outputs: list[Contribution],
+    runs: dict[str, SpeakerRun],
+) -> AsyncIterator[TurnEvent]:
+    """``round_start``, the route call, ``routing``; ``runs`` gets the routed specialists
+    in routing order (they see the earlier rounds' outputs only)."""
+    turn_id, bounds = ctx.snapshot.turn_id, ctx.snapshot.orchestrator
+    yield RoundStartEvent(turn_id=turn_id, round=round_no)
+    limit = min(bounds.max_agents_per_round, bounds.max_specialist_invocations - used)
+    routing, fallback = await route(ctx, round_no, limit, outputs)
+    yield RoutingEvent(turn_id=turn_id, round=round_no, agents=routing.agents, fallback=fallback)
+    earlier = list(outputs)
+    for key in routing.agents:
+        instruction = routing.instructions.get(key)
+        runs[key] = prepare_specialist(ctx, by_key[key], round_no, instruction, earlier)
 
 
 def _resumed_runs(
