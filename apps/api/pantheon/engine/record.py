@@ -203,7 +203,7 @@ def _body(message: ProducedMessage) -> str:
     if message.status == "cancelled":
         return f"{message.content} [cancelled]".lstrip()
     if message.status == "awaiting_approval":
-        return f"{message.content} [awaiting approval]".lstrip()
+        return f"{message.content.rstrip()} [awaiting approval]".lstrip()
     return message.content
 
 
