@@ -80,6 +80,9 @@ def test_approve_in_the_card_runs_the_tool_and_finishes_live(
     expect(turns.first.get_by_role("button", name="Approve")).to_be_hidden()
     expect(turns.last).to_have_attribute("data-status", "completed")
     expect(turns.last.locator(".msg-user")).to_contain_text("Approved calculator")
+    # The continuation's "message" is the decision: nothing to edit or send again.
+    expect(turns.last.get_by_role("button", name="Regenerate")).to_have_count(0)
+    expect(turns.first.get_by_role("button", name="Regenerate")).to_have_count(1)
 
 
 def test_reject_with_a_reason_reaches_the_agent(page: Page, server: LiveServer) -> None:

@@ -22,7 +22,10 @@ export const RENDERERS = {
     view.el.dataset.turnId = e.turn_id;
     view.mode = e.mode;
     view.modeEl.textContent = e.mode;
-    if (e.continues) view.el.dataset.continues = e.continues;
+    if (e.continues) { // its "message" is the person's decisions: nothing to edit or resend
+      view.el.dataset.continues = e.continues;
+      for (const button of view.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
+    }
   },
 
   round_start(view, e) {
