@@ -98,3 +98,23 @@ async def test_roundtable_agent_paused_before_the_next_one(
     assert "First." in task  # the paused turn's answers reach the agents after the pause
     assert "Checking. Result: not run: a person rejected this call: not now" in task
     assert tools.calls == []
+
+
+@pytest.mark.parametrize("mode", ["manual", "roundtable", "orchestrator"])
+async def test_approval_pauses_and_finishes_in_every_room_mode(
+    client: httpx.AsyncClient, scripted: ScriptedProvider, tools: TestTools, mode: str
+) -> None:
+    scripted.script(gated_agent, agent="calc")
+    scripted.script('{"agents": ["calc"]}', purpose="route")
+    session_id = await room_session(client, mode, ["calculator!"], ["plain"])
+    events = await stream_turn(client, session_id, {"message": "@calc what is 17*23?"})
+    assert events[-1][1]["status"] == "awaiting_approval"
+    assert tools.calls == []
+    streamed = await decide_streamed(
+        client, events[0][1]["turn_id"], decisions(("c-calc", True, ""))
+    )
+    assert streamed[-1][1]["status"] == "completed"
+    assert streamed[0][1]["mode"] == mode
+    done = [d for d in of(streamed, "agent_completed") if d["agent_key"] == "calc"]
+    assert [d["text"] for d in done] == ["Result: 391"]
+    assert tools.calls == [("calculator", {"expression": "17*23"})]
