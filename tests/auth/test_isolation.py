@@ -49,6 +49,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
         "messages": [{"role": "user", "content": "@alpha tell me secrets"}],
     },
     ("PATCH", "/v1/sessions/{session_id}"): {"title": "taken over"},
+    ("POST", "/v1/turns/{turn_id}/approvals"): {"decisions": [{"call_id": "c", "approve": True}]},
 }
 # Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
 FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (

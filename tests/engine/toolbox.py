@@ -47,14 +47,19 @@ class TestTools:
         self.scopes: list[ToolScope] = []
 
     def validate(self, entries: Sequence[str]) -> None:
-        """What agent create/patch asks of the app's runner: unknown names are refused."""
-        unknown = [e for e in entries if e not in self.tools]
+        """What agent create/patch asks of the app's runner: unknown names are refused (a
+        trailing ``!``, needs approval, is accepted)."""
+        unknown = [e for e in entries if e.removesuffix("!") not in self.tools]
         if unknown:
             raise ValueError(f"unknown tool(s) {unknown}; available: {sorted(self.tools)}")
 
     async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
         schema = {"type": "object", "properties": {"expression": {"type": "string"}}}
-        return [ToolDefinition(n, f"the {n} tool", schema) for n in allowed if n in self.tools]
+        names = [entry.removesuffix("!") for entry in allowed]
+        return [ToolDefinition(n, f"the {n} tool", schema) for n in names if n in self.tools]
+
+    def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
+        return f"{name}!" in allowed
 
     async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
         self.calls.append((name, dict(arguments)))

@@ -169,6 +169,16 @@ export async function postTurnStream(sessionId, body, signal) {
   });
 }
 
+/** Decide a turn awaiting approval; streams the continuation turn (docs/approvals.md). */
+export async function postApprovalsStream(turnId, body, signal) {
+  return openStream(`/v1/turns/${id(turnId)}/approvals`, {
+    method: "POST",
+    signal,
+    headers: { Accept: "text/event-stream", "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
 /** Follow a running or finished turn's events after event `after`. */
 export async function followTurnStream(turnId, after, signal) {
   return openStream(`/v1/turns/${id(turnId)}/events`, {

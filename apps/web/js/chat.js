@@ -6,7 +6,7 @@ import { h } from "./dom.js";
 import { Composer } from "./composer.js";
 import { replayTurns, loadingNote } from "./history.js";
 import { LiveTurn } from "./live-turn.js";
-import { api } from "./api.js";
+import { api, postApprovalsStream } from "./api.js";
 import { modeInfo } from "./modes.js";
 import { clearRunning } from "./resume-store.js";
 
@@ -29,6 +29,7 @@ export class ChatPane {
       regenerate: (view) => this.send({ message: view.message, mode: this.modeFor(view) }),
       edit: (view) => this.composer.edit(view.message, view.mode),
       rerunFrom: (view, key) => this.send({ message: view.message, mode: this.modeFor(view), rerunFrom: key }),
+      decide: (view, decisions) => this.decide(view, decisions),
     };
     this.el = h("section", { class: "chat" }, this.log, this.composer.el);
   }
@@ -71,8 +72,12 @@ export class ChatPane {
       // This tab's live turn: running, or ended without reaching the stored list (lost).
       const mine = this.live?.sessionId === sessionId ? this.live : null;
       const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
-      views = (await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
-        { actions: this.actions })).map((view) => view.el);
+      const replayed = await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
+        { actions: this.actions });
+      // A paused turn someone already decided: its card only says so.
+      const decided = new Set(turns.map((t) => t.continues).filter(Boolean));
+      for (const view of replayed) if (decided.has(view.turnId)) view.approvals?.settle();
+      views = replayed.map((view) => view.el);
       if (live) views.push(live.view.el);
     } catch (err) {
       if (this.context?.sessionId !== sessionId) return;
@@ -138,6 +143,19 @@ export class ChatPane {
   }
 
   /**
+   * Send a paused turn's decisions; the continuation turn then streams below it like any
+   * turn. Rejects (the card shows why) when the server refuses them.
+   */
+  async decide(view, decisions) {
+    if (this.busy) throw new Error("another turn is running; wait for it to finish");
+    const sessionId = this.context?.sessionId;
+    const live = new LiveTurn({ sessionId, message: decisionsNote(view, decisions), mode: view.mode,
+      actions: this.actions, onFinished: (_live, outcome) => this.finished(outcome, null) });
+    const response = await postApprovalsStream(view.turnId, { decisions }, live.controller.signal);
+    this.run(live, (t) => t.consume(response));
+  }
+
+  /**
    * Take over a turn that was running before a reload; call before show() so the history
    * leaves that turn out and the rebuilt view takes its place. Replays from event 0.
    */
@@ -165,7 +183,7 @@ export class ChatPane {
 
   finished(outcome, message) {
     const here = this.live?.sessionId === this.context?.sessionId;
-    if (outcome?.restore && here) this.composer.restore(message);
+    if (outcome?.restore && here && message) this.composer.restore(message);
     // Resumed on load and lost before the page showed the session: restore it on show().
     else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: this.live.sessionId, message };
     this.updateComposer();
@@ -178,4 +196,13 @@ export class ChatPane {
     if (this.busy) this.live.stop();
     return this.busy;
   }
+}
+
+/** What the continuation shows as its message (the server stores the same sentences). */
+function decisionsNote(view, decisions) {
+  const names = new Map([...(view.approvals?.rows.keys() ?? [])].map((id) => [id,
+    view.approvals.rows.get(id).el.dataset.tool]));
+  return decisions.map((d) => `${d.approve ? "Approved" : "Rejected"} ${names.get(d.call_id) ?? "call"} `
+    + `(${d.call_id})${d.reason ? `: ${d.reason}` : ""}`)
+    .join("\n");
 }

@@ -36,9 +36,14 @@ export class LiveTurn {
 
   /** Start a new turn. Resolves when it has ended (or could not start). */
   async start(body) {
+    await this.open(() => postTurnStream(this.sessionId, body, this.controller.signal));
+  }
+
+  /** Start from a request that opens the stream (a turn, or a continuation). */
+  async open(request) {
     let response;
     try {
-      response = await postTurnStream(this.sessionId, body, this.controller.signal);
+      response = await request();
     } catch (err) {
       if (err.name === "AbortError") return;
       this.view.finish("error");

@@ -1,6 +1,7 @@
 // One agent's answer box: header (name, key, state, copy), Markdown body, footer (figures,
 // error). data-state: waiting (routed, not started) -> started -> streaming (has deltas)
-//             -> done | failed | stopped. Tests and CSS read it.
+//             -> done | failed | stopped, or paused (waits for a person's approval).
+// Tests and CSS read it.
 
 import { h, formatMs } from "./dom.js";
 import { renderInto } from "./markdown.js";
@@ -14,6 +15,7 @@ const STATE_LABEL = {
   done: "done",
   failed: "failed",
   stopped: "stopped",
+  paused: "waiting for approval",
 };
 
 /** The key of a panel inside a turn: its round and agent. */
@@ -99,6 +101,14 @@ export class AgentPanel {
     }
   }
 
+  /** approval_required: the call waits, and so does this agent. */
+  approvalRequired(e) {
+    const group = this.toolGroups.find((g) => g.calls.rows.has(e.call_id));
+    group?.calls.awaiting(e);
+    this.setState("paused");
+    this.render();
+  }
+
   /** Final text: the completed event carries the whole answer, which wins over deltas. */
   complete(text, usage) {
     if (typeof text === "string") this.text = text;
@@ -120,7 +130,7 @@ export class AgentPanel {
   /** The turn ended while this panel was still open (cancelled or broken turn). */
   stop() {
     for (const group of this.toolGroups) group.calls.stop();
-    if (!["done", "failed"].includes(this.state)) {
+    if (!["done", "failed", "paused"].includes(this.state)) {
       this.setState("stopped");
       this.render();
     }
@@ -182,7 +192,7 @@ export class AgentPanel {
     }
     const after = this.text.slice(from);
     if (after.trim()) nodes.push(renderInto(h("div", { class: "md-part" }), after));
-    else if (!["done", "failed", "stopped"].includes(this.state)) nodes.push(h("p", { class: "placeholder" }, "…"));
+    else if (!["done", "failed", "stopped", "paused"].includes(this.state)) nodes.push(h("p", { class: "placeholder" }, "…"));
     this.body.replaceChildren(...nodes);
   }
 }

@@ -1,11 +1,13 @@
 // One agent's tool calls inside its panel: a collapsed <details> per call (name, state
 // badge, duration); opened, the arguments (pretty JSON, or the model's raw text when it
 // was not a JSON object) and the result, always as text. data-state on each row:
-// running -> ok | failed | unfinished (the turn ended before its result).
+// running -> ok | failed | unfinished (the turn ended before its result); a call that
+// needs a person's approval: running -> awaiting (its result comes in the continuation).
 
 import { h, formatMs } from "./dom.js";
 
-const BADGE = { running: "running…", ok: "ok", failed: "failed", unfinished: "no result" };
+const BADGE = { running: "running…", ok: "ok", failed: "failed", unfinished: "no result",
+  awaiting: "awaits approval" };
 const PASSAGE = /^\[(\d+)\] ([^\n]*)\n?([\s\S]*)$/;
 
 export class ToolCalls {
@@ -22,6 +24,14 @@ export class ToolCalls {
 
   result(e) {
     this.rows.get(e.call_id)?.finish(e);
+  }
+
+  /** approval_required: the call waits for a person instead of running. */
+  awaiting(e) {
+    const row = this.rows.get(e.call_id);
+    if (!row) return;
+    row.setState("awaiting");
+    row.resultEl.replaceChildren(h("p", { class: "placeholder" }, "Waiting for a person's approval."));
   }
 
   /** The turn ended: calls still waiting for a result say so. */

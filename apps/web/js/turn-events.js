@@ -25,6 +25,10 @@ export const RENDERERS = {
     view.agents = e.agents;
     view.el.dataset.mode = e.mode;
     view.modeEl.textContent = e.mode;
+    if (e.continues) { // its "message" is the person's decisions: nothing to edit or resend
+      view.el.dataset.continues = e.continues;
+      for (const button of view.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
+    }
   },
 
   round_start(view, e) {
@@ -81,6 +85,11 @@ export const RENDERERS = {
 
   tool_result(view, e) {
     panelFor(view, e).toolResult(e);
+  },
+
+  approval_required(view, e) {
+    panelFor(view, e).approvalRequired(e);
+    view.approvalCard().add(e);
   },
 
   agent_completed(view, e) {

@@ -10,6 +10,7 @@ import { RENDERERS } from "./turn-events.js";
 import { renderUsage } from "./turn-usage.js";
 import { copyButton } from "./clipboard.js";
 import { trackCitations } from "./citations.js";
+import { ApprovalCard } from "./approval-card.js";
 
 const STATUS_LABEL = {
   running: "running",
@@ -21,15 +22,18 @@ const STATUS_LABEL = {
   error: "error",
   lost: "lost",
   unknown: "outcome unknown",
+  awaiting_approval: "awaiting your approval",
 };
 
 export class TurnView {
   /**
    * actions (optional): {regenerate(view), edit(view)}: buttons under the user's message,
-   * shown once the turn has ended.
+   * shown once the turn has ended; decide(view, decisions): the approval card's answer.
    */
   constructor({ message = "", mode = "", onStop = null, actions = null } = {}) {
     this.turnId = null;
+    this.actions = actions;
+    this.approvals = null;
     this.message = message;
     this.mode = mode;
     this.actions = actions;
@@ -96,12 +100,28 @@ export class TurnView {
     this.finished = true;
     this.setStatus(status);
     for (const panel of this.panels.values()) panel.stop();
+    if (status === "awaiting_approval") this.approvals?.open();
+    else if (this.approvals?.state === "collecting") this.approvals.settle("This turn ended without waiting.");
     this.synthesis?.stop();
     for (const round of this.rounds.values()) {
       for (const line of [round.routing, round.evaluation]) {
         if (line.dataset.pending === "true") line.hidden = true;
       }
     }
+  }
+
+  /** The turn's approval card, made on its first approval_required event. */
+  approvalCard() {
+    if (!this.approvals) {
+      this.approvals = new ApprovalCard({ onDecide: (decisions) => this.decide(decisions) });
+      this.el.insertBefore(this.approvals.el, this.noticeEl);
+    }
+    return this.approvals;
+  }
+
+  async decide(decisions) {
+    if (!this.actions?.decide) throw new Error("decisions cannot be sent from here");
+    await this.actions.decide(this, decisions);
   }
 
   /** Latency and per-agent figures from GET /v1/turns/{id} once the turn is stored. */

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from pantheon.db.base import Base, Timestamped, UUIDPrimaryKey
 from pantheon.engine.values import (
+    APPROVAL_STATUSES,
     CALL_STATUSES,
     MESSAGE_ROLES,
     MESSAGE_STATUSES,
@@ -103,8 +104,16 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):
+    """A turn of a session. A continuation (``continues_id``) finishes a turn that paused
+    for approval; at most one continues each paused turn, which keeps the state it needs
+    in ``resume_state`` (docs/adr/0015)."""
+
     __tablename__ = "turns"
-    __table_args__ = (UniqueConstraint("session_id", "idempotency_key"),)
+    __table_args__ = (
+        UniqueConstraint("session_id", "idempotency_key"),
+        # A unique index, not a constraint or foreign key: SQLite adds indexes in place.
+        Index("ix_turns_continues_id", "continues_id", unique=True),
+    )
     session_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("sessions.id"), index=True)
     mode: Mapped[str] = mapped_column(String(20), doc=one_of(MODES))
     status: Mapped[str] = mapped_column(String(20), doc=one_of(TURN_STATUSES))
@@ -121,6 +130,10 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
     request_hash: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime | None] = mapped_column(default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    continues_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
+    resume_state: Mapped[str | None] = mapped_column(
+        Text, default=None, doc="engine.approvals.ResumeState as JSON, while awaiting approval"
+    )
 
 
 class Message(UUIDPrimaryKey, Timestamped, Base):
@@ -182,6 +195,9 @@ class ToolCallRow(UUIDPrimaryKey, Base):
     result: Mapped[str] = mapped_column(Text)
     ok: Mapped[bool]
     duration_ms: Mapped[int]
+    approval: Mapped[str | None] = mapped_column(
+        String(20), default=None, doc=one_of(APPROVAL_STATUSES) + "; null: needs none"
+    )
 
 
 class TurnEventLog(Base):

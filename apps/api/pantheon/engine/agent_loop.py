@@ -14,6 +14,11 @@ Promises (SPEC "Agents that act: tools"):
   ``tool`` message per call, in call order.
 - The speaker's message is recorded however it stops (``cancelled`` with the text so far
   when closed mid-call or mid-round); every call is an ``llm_calls`` entry.
+- Approvals: when a round holds calls to tools whose entries end in ``!``, the round's
+  other calls still run, then the speaker stops: ``run.paused`` holds what a
+  continuation needs, its message is ``awaiting_approval`` and there is no end event. A
+  run with ``resume`` first settles that round (decided calls run or are refused, the
+  rest reused) and goes on calling the model.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
+from pantheon.engine.approvals import PausedAgent
 from pantheon.engine.calls import CallRunner
 from pantheon.engine.events import (
     AgentCompletedEvent,
@@ -35,8 +41,9 @@ from pantheon.engine.events import (
 )
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.speakers import CallOutcome, SpeakerRun, message_of, user_safe_message
-from pantheon.engine.tool_round import ToolBudget, ToolRound, run_round
+from pantheon.engine.tool_round import RoundOutcome, Settled, ToolBudget, ToolRound, run_round
 from pantheon.engine.tooling import ToolRunner, ToolScope
+from pantheon.engine.values import PAUSABLE_MODES
 from pantheon.llm.gateway import closing_stream
 from pantheon.llm.types import ChatMessage, ToolDefinition, Usage
 
@@ -51,6 +58,10 @@ class AgentLoop:
         self.calls = calls
         self.tools = tools
         self.budget = ToolBudget.of(snapshot.tool_limits)
+        if snapshot.resume is not None:  # a continuation goes on with the paused budget
+            state = snapshot.resume.state
+            self.budget.calls_left = state.calls_left
+            self.budget.rounds = dict(state.tool_rounds)
 
     async def speak(self, run: SpeakerRun) -> AsyncIterator[TurnEvent]:
         """Start event, the loop's events, end event; the message is recorded however it
@@ -61,6 +72,11 @@ class AgentLoop:
             yield self._started(run)
             definitions = await self._definitions(run)
             messages = list(run.request.messages)
+            if run.resume is not None:
+                messages = list(run.resume.messages)
+                async with closing_stream(self._settle(run, definitions, messages)) as events:
+                    async for event in events:
+                        yield event
             while True:
                 offered = definitions if self.budget.may_offer(run.speaker.key) else []
                 call = pending = CallOutcome()
@@ -74,35 +90,62 @@ class AgentLoop:
                     total.status, total.error_code = call.status, call.error_code
                     break
                 messages.append(ChatMessage("assistant", call.text, tuple(call.tool_calls)))
-                async with closing_stream(self._round(run, call, offered, messages)) as events:
+                spec = self._spec(run, call, offered)
+                outcome = RoundOutcome()
+                prompt = tuple(messages)
+                rounds = run_round(
+                    spec, call.tool_calls, self.tools, self.snapshot.tool_limits,
+                    self.calls.record, messages, outcome,
+                )  # fmt: skip
+                async with closing_stream(rounds) as events:
                     async for event in events:
                         yield event
-            yield self._finished(run, total)
+                if outcome.held:
+                    total.status = "ok"
+                    run.paused = _paused(run, spec, call, prompt, outcome, total.text)
+                    break
+            if run.paused is None:
+                yield self._finished(run, total)
         finally:
             if pending is not None:
                 total.absorb(pending)
             run.message = message_of(run.speaker, total)
+            if run.paused is not None:
+                run.message = replace(run.message, status="awaiting_approval")
             self.calls.record.set_message(run.slot, run.message)
 
-    def _round(
-        self,
-        run: SpeakerRun,
-        call: CallOutcome,
-        offered: list[ToolDefinition],
-        messages: list[ChatMessage],
+    def _settle(
+        self, run: SpeakerRun, definitions: list[ToolDefinition], messages: list[ChatMessage]
     ) -> AsyncIterator[TurnEvent]:
-        speaker = run.speaker
-        round_no, granted = self.budget.start_round(speaker.key, len(call.tool_calls))
+        """The paused round, finished with the person's decisions."""
+        paused, resume = run.resume, self.snapshot.resume
+        assert paused is not None
+        assert resume is not None
         spec = ToolRound(
+            turn_id=self.snapshot.turn_id,
+            scope=self._scope(run),
+            round=paused.tool_round,
+            message_slot=run.slot,
+            offered=frozenset(d.name for d in definitions),
+            granted=len(paused.calls),
+        )
+        settled = Settled(paused.results, resume.decisions)
+        limits, record = self.snapshot.tool_limits, self.calls.record
+        return run_round(spec, paused.calls, self.tools, limits, record, messages, None, settled)
+
+    def _spec(self, run: SpeakerRun, call: CallOutcome, offered: list[ToolDefinition]) -> ToolRound:
+        round_no, granted = self.budget.start_round(run.speaker.key, len(call.tool_calls))
+        names = frozenset(d.name for d in offered)
+        return ToolRound(
             turn_id=self.snapshot.turn_id,
             scope=self._scope(run),
             round=round_no,
             message_slot=run.slot,
-            offered=frozenset(d.name for d in offered),
+            offered=names,
             granted=granted,
+            gated=frozenset(n for n in names if self.tools.needs_approval(run.speaker.tools, n)),
+            pausable=self.snapshot.mode in PAUSABLE_MODES,
         )
-        limits = self.snapshot.tool_limits
-        return run_round(spec, call.tool_calls, self.tools, limits, self.calls.record, messages)
 
     def _scope(self, run: SpeakerRun) -> ToolScope:
         snap = self.snapshot
@@ -146,3 +189,23 @@ class AgentLoop:
         return AgentCompletedEvent(
             turn_id=turn_id, agent_key=s.key, text=outcome.text, usage=tokens, round=s.round
         )
+
+
+def _paused(
+    run: SpeakerRun,
+    spec: ToolRound,
+    call: CallOutcome,
+    prompt: tuple[ChatMessage, ...],
+    outcome: RoundOutcome,
+    text: str,
+) -> PausedAgent:
+    return PausedAgent(
+        agent_key=run.speaker.key,
+        round=run.speaker.round,
+        tool_round=spec.round,
+        messages=prompt,
+        calls=tuple(call.tool_calls),
+        results=dict(outcome.results),
+        pending=tuple(c.id for c in outcome.held),
+        text=run.prefix + text,
+    )

@@ -12,6 +12,9 @@ Promises:
   ``load_counters`` loaded; ``summary_text`` is the session summary prompts carry.
 - ``fan_in`` runs several speakers concurrently (or one after another when
   ``sequential_specialists`` is set) and interleaves their events.
+- Approvals: ``resume_state`` is the paused turn's state in a continuation (else
+  ``None``); ``resume_agent`` continues a paused agent; a mode whose speaker paused calls
+  ``pause`` with where it stood and stops (the record then says ``awaiting_approval``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Sequence
 
 from pantheon.engine.agent_loop import AgentLoop
+from pantheon.engine.approvals import OrchestratorState, PausedAgent, ResumeState, SequenceState
 from pantheon.engine.calls import CallRunner
 from pantheon.engine.events import TurnEvent
 from pantheon.engine.fan_in import fan_in
@@ -94,6 +98,43 @@ class TurnContext:
         )
         speaker = Speaker(agent.key, agent.name, "assistant", round_no, agent.id, agent.tools)
         return SpeakerRun(speaker, request, self.record.reserve_message())
+
+    @property
+    def resume_state(self) -> ResumeState | None:
+        """The paused turn's state when this turn continues it."""
+        resume = self.snapshot.resume
+        return resume.state if resume is not None else None
+
+    def resume_agent(self, agent: AgentSnapshot, paused: PausedAgent) -> SpeakerRun:
+        """A paused agent's run: its saved prompt, its held calls settled first."""
+        request = LLMRequest(
+            agent.model, paused.messages, purpose="specialist", agent_key=agent.key
+        )
+        speaker = Speaker(agent.key, agent.name, "assistant", paused.round, agent.id, agent.tools)
+        return SpeakerRun(speaker, request, self.record.reserve_message(), resume=paused)
+
+    def pause(
+        self,
+        runs: Sequence[SpeakerRun],
+        *,
+        sequence: SequenceState | None = None,
+        orchestrator: OrchestratorState | None = None,
+    ) -> None:
+        """Save what a continuation needs; the mode stops after this."""
+        snap, budget = self.snapshot, self._loop.budget
+        self.record.resume_state = ResumeState(
+            mode=snap.mode,
+            message=snap.message,
+            roster=snap.roster,
+            manager_model=snap.manager_model,
+            history=snap.history,
+            room_id=snap.room_id,
+            paused=tuple(run.paused for run in runs if run.paused is not None),
+            calls_left=budget.calls_left,
+            tool_rounds=dict(budget.rounds),
+            sequence=sequence,
+            orchestrator=orchestrator,
+        )
 
     def prepare_synthesis(self, request: LLMRequest) -> SpeakerRun:
         """The manager's synthesis; it gets no tools. Its slot is reserved now."""

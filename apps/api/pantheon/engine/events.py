@@ -28,6 +28,8 @@ tool_call             agent_key, round, call_id, name, arguments,        a compl
                                                                          runs
 tool_result           agent_key, round, call_id, name, ok, content,      that call finished
                       duration_ms                                        (call order)
+approval_required     agent_key, round, call_id, name, arguments,        a gated call waits
+                      arguments_raw                                      for a person
 evaluation            round, continue, fallback                          after round_end
                                                                          when another round
                                                                          was possible
@@ -72,6 +74,11 @@ Notes:
   an object: when the model's argument text is not a JSON object it is ``{}`` and
   ``arguments_raw`` holds the text as written (else ``arguments_raw`` is ``null``).
   ``tool_result.content`` is at most ``tools.max_result_chars`` (4,000) characters.
+- ``approval_required`` replaces the ``tool_result`` of a call to a tool whose entry
+  ends in ``!``; that agent stops there (no ``agent_completed``) and the turn ends
+  ``awaiting_approval``. ``turn_started.continues`` names the paused turn in a
+  continuation (else ``null``); there the decided calls are announced again
+  (``tool_call``) before their ``tool_result``.
 - ``evaluation`` serialises its flag as ``"continue"`` (the Python attribute is
   ``continue_``); always dump with ``by_alias=True``, as ``event_to_json`` does.
 - ``summary``: the session's older history no longer fitted the turn's models, so the
@@ -114,6 +121,7 @@ class TurnStartedEvent(_Event):
     session_id: str
     mode: Mode
     agents: list[str]
+    continues: str | None = None
 
 
 class SummaryEvent(_Event):
@@ -192,6 +200,16 @@ class ToolResultEvent(_Event):
     ok: bool
     content: str
     duration_ms: int
+
+
+class ApprovalRequiredEvent(_Event):
+    type: Literal["approval_required"] = "approval_required"
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    arguments_raw: str | None = None
 
 
 class EvaluationEvent(_Event):
@@ -275,6 +293,7 @@ TurnEvent = Annotated[
     | AgentFailedEvent
     | ToolCallEvent
     | ToolResultEvent
+    | ApprovalRequiredEvent
     | EvaluationEvent
     | SynthesisStartedEvent
     | SynthesisCompletedEvent

@@ -17,3 +17,6 @@ class NoTools:
 
     async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
         return ToolResult(False, f"no such tool: {name}")
+
+    def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
+        return False

@@ -29,6 +29,8 @@ def message_body(message: ProducedMessage) -> str:
     if message.status == "cancelled":
         cut = "interrupted" if message.error_code == "interrupted" else "cancelled"
         return f"{message.content} [{cut}]".lstrip()
+    if message.status == "awaiting_approval":  # docs/approvals.md
+        return f"{message.content.rstrip()} [awaiting approval]".lstrip()
     return message.content
 
 

@@ -14,7 +14,8 @@ Promises:
   linked to its speaker's message by ``message_index`` (an index into ``messages``).
   A call still running when the turn was cancelled is recorded ``ok=False`` with
   ``result="cancelled"``.
-- ``status``: ``"failed"`` when no agent message succeeded; ``"partial"`` when some
+- ``status``: ``"awaiting_approval"`` when ``resume_state`` is set (an agent paused for
+  a person's approval); else ``"failed"`` when no agent message succeeded; ``"partial"`` when some
   message (an agent or the synthesis) failed or was cancelled; else ``"completed"``.
   Failed route/evaluate calls do not degrade the status (the engine falls back and says
   so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
@@ -47,10 +48,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from pantheon.engine.approvals import ResumeState
 from pantheon.engine.events import TurnUsage
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
 from pantheon.engine.snapshot import SessionSummary
 from pantheon.engine.values import (
+    ApprovalStatus,
     CallStatus,
     MessageStatus,
     Mode,
@@ -105,6 +108,7 @@ class ToolCallRecord:
     duration_ms: int
     message_slot: int
     message_index: int | None = None
+    approval: ApprovalStatus | None = None  # None: the tool needs no approval
 
 
 @dataclass(eq=False)
@@ -119,6 +123,8 @@ class TurnRecord:
     # history messages were left out of this turn's prompts unsummarised.
     summary: SessionSummary | None = None
     context_dropped: int = 0
+    # Set when an agent paused for approval: what the continuation needs (ADR 0015).
+    resume_state: ResumeState | None = None
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
     _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)
@@ -170,6 +176,8 @@ class TurnRecord:
 
     @property
     def status(self) -> RecordStatus:
+        if self.resume_state is not None:
+            return "awaiting_approval"
         messages = self.messages
         if not any(m.role == "assistant" and m.status == "ok" for m in messages):
             return "failed"

@@ -14,6 +14,9 @@ Promises:
   event); the mode then sees the summary and the newer history.
 - Tools: each agent's ``tools`` entries are resolved through ``tools`` (a ``ToolRunner``);
   the orchestrator's manager never gets tools.
+- Approvals: an agent calling a tool whose entry ends in ``!`` pauses the turn (record
+  status ``awaiting_approval``, ``record.resume_state`` set); a snapshot with ``resume``
+  continues such a turn (engine/approvals.py, docs/adr/0015).
 - Cancellation: cancelling the consuming task, or closing the generator (consume it with
   ``contextlib.aclosing``), cancels running agents and tool calls and returns only after
   the record holds their partial output (status ``cancelled``).
@@ -71,6 +74,7 @@ async def run_turn(
         session_id=snapshot.session_id,
         mode=snapshot.mode,
         agents=[agent.key for agent in participants],
+        continues=snapshot.resume.continues if snapshot.resume is not None else None,
     )
     await ctx.load_counters([*(agent.model for agent in participants), snapshot.manager_model])
     async with closing_stream(fold_history(ctx, participants)) as folding:

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pantheon.engine.values import MODES, MessageRole, Mode
 from pantheon.settings import ContextSettings, OrchestratorSettings, ReviewSettings, ToolSettings
+
+if TYPE_CHECKING:  # approvals imports this module's types for its saved state
+    from pantheon.engine.approvals import Resume
 
 HistoryRole = MessageRole
 __all__ = [
@@ -117,6 +121,8 @@ class TurnSnapshot:
     # More unsummarised messages exist than were read (``turns.history_messages``).
     history_truncated: bool = False
     context: ContextSettings = field(default_factory=ContextSettings)
+    # A continuation of a turn paused for approval (engine/approvals.py), else None.
+    resume: Resume | None = None
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

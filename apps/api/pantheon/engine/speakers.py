@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pantheon.engine.approvals import PausedAgent
 from pantheon.engine.prompting import Contribution
 from pantheon.engine.record import ProducedMessage
 from pantheon.engine.values import CallStatus, MessageStatus, SpeakerRole
@@ -78,13 +79,23 @@ class CallOutcome:
 
 @dataclass(eq=False, slots=True)
 class SpeakerRun:
-    """A speaker with its reserved message slot; ``message`` is set once it stopped."""
+    """A speaker with its reserved message slot; ``message`` is set once it stopped.
+
+    ``resume``: the paused agent this run continues (its prompt and held calls);
+    ``paused``: set when this run stopped for a person's approval."""
 
     speaker: Speaker
     request: LLMRequest
     slot: int
     synthesis: bool = False
     message: ProducedMessage | None = None
+    resume: PausedAgent | None = None
+    paused: PausedAgent | None = None
+
+    @property
+    def prefix(self) -> str:
+        """What the agent said before its pause, in the turn it paused in."""
+        return self.resume.text if self.resume is not None else ""
 
     @property
     def ok(self) -> bool:
@@ -94,7 +105,7 @@ class SpeakerRun:
         if self.message is None or self.message.status != "ok":
             return None
         s = self.speaker
-        return Contribution(s.key, s.name, self.message.content, s.round)
+        return Contribution(s.key, s.name, self.prefix + self.message.content, s.round)
 
 
 def message_of(speaker: Speaker, outcome: CallOutcome) -> ProducedMessage:

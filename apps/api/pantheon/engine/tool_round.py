@@ -10,6 +10,13 @@ Promises:
   round goes on and no sibling's result is lost.
 - Closing the stream mid-round cancels the running calls and records them ``ok=False``
   with ``result="cancelled"``; finished calls keep their results.
+- Approvals (docs/approvals.md): a call to a ``gated`` name that passed the checks above
+  does not run; it gets an ``approval_required`` event instead of a ``tool_result``, is
+  recorded ``approval="pending"`` and lands in ``RoundOutcome.held`` (no ``tool``
+  message: the caller pauses). The round's other calls run as usual. Resuming such a
+  round (``settled``) announces and runs the approved calls, answers the rejected ones
+  with the reason, and rebuilds every ``tool`` message of the round in call order,
+  reusing the results the paused turn already had (those are not recorded again).
 """
 
 from __future__ import annotations
@@ -18,13 +25,20 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pantheon.engine.events import ToolCallEvent, ToolResultEvent, TurnEvent
+from pantheon.engine.approvals import Decision, refusal_text
+from pantheon.engine.events import (
+    ApprovalRequiredEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+    TurnEvent,
+)
 from pantheon.engine.record import ToolCallRecord, TurnRecord
 from pantheon.engine.tooling import ToolError, ToolResult, ToolRunner, ToolScope
+from pantheon.engine.values import ApprovalStatus
 from pantheon.llm.types import ChatMessage, ToolCall
 from pantheon.settings import ToolSettings
 from pantheon.text import clean_text
@@ -68,6 +82,25 @@ class ToolRound:
     message_slot: int
     offered: frozenset[str]
     granted: int
+    gated: frozenset[str] = frozenset()  # offered names whose calls wait for a person
+    # False in modes that cannot pause (PAUSABLE_MODES): a gated call is refused instead.
+    pausable: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """Resuming a paused round: results it already had, and the person's decisions."""
+
+    results: Mapping[str, str]
+    decisions: Mapping[str, Decision]
+
+
+@dataclass(slots=True)
+class RoundOutcome:
+    """Filled by ``run_round``: calls held for approval, and every result by call id."""
+
+    held: list[ToolCall] = field(default_factory=list)
+    results: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +141,40 @@ async def _invoke(
 
 
 class _Slot:
-    """One call of the round: its record slot, its task (if it runs) and timings."""
+    """One call of the round: its record slot, its task (if it runs) and timings.
 
-    def __init__(self, call: ToolCall, parsed: _Parsed, record_slot: int) -> None:
-        self.call, self.parsed, self.record_slot = call, parsed, record_slot
+    ``refused``: the result text when it must not run; ``held``: it waits for a person;
+    ``known``: its result from the paused turn; ``approval``: what the record says."""
+
+    def __init__(self, call: ToolCall, parsed: _Parsed) -> None:
+        self.call, self.parsed, self.record_slot = call, parsed, -1
+        self.refused: str | None = None
+        self.held = False
+        self.known: str | None = None
+        self.approval: ApprovalStatus | None = None
         self.task: asyncio.Task[ToolResult] | None = None
         self.started: float | None = None
         self.ms = 0
+
+    @property
+    def runs(self) -> bool:
+        return self.refused is None and not self.held and self.known is None
+
+
+def _plan(spec: ToolRound, calls: Sequence[ToolCall], settled: Settled | None) -> list[_Slot]:
+    slots = [_Slot(c, parse_arguments(c.arguments)) for c in calls]
+    for index, slot in enumerate(slots):
+        if settled is None:
+            slot.refused = _refusal(spec, slot, index)
+            slot.held = slot.refused is None and slot.call.name in spec.gated
+            slot.approval = "pending" if slot.held else None
+        elif slot.call.id in settled.results:
+            slot.known = settled.results[slot.call.id]
+        else:  # a decided call: it passed the checks when it was held
+            decision = settled.decisions.get(slot.call.id, Decision(False, "no decision"))
+            slot.approval = "approved" if decision.approve else "rejected"
+            slot.refused = None if decision.approve else refusal_text(decision.reason)
+    return slots
 
 
 async def run_round(
@@ -124,25 +184,44 @@ async def run_round(
     limits: ToolSettings,
     record: TurnRecord,
     replies: list[ChatMessage],
+    outcome: RoundOutcome | None = None,
+    settled: Settled | None = None,
 ) -> AsyncIterator[TurnEvent]:
-    """The round's events; ``replies`` gets one ``tool`` message per call, in call order."""
-    slots = [_Slot(c, parse_arguments(c.arguments), record.reserve_tool_call()) for c in calls]
+    """The round's events; ``replies`` gets one ``tool`` message per call, in call order
+    (none while some call is held)."""
+    outcome = outcome if outcome is not None else RoundOutcome()
+    slots = _plan(spec, calls, settled)
+    fresh = [s for s in slots if s.known is None]
+    for slot in fresh:
+        slot.record_slot = record.reserve_tool_call()
     done: set[int] = set()
     try:
-        for slot in slots:
+        for slot in fresh:
             yield _call_event(spec, slot)
         gate = asyncio.Semaphore(limits.max_parallel)
-        for index, slot in enumerate(slots):
-            if _refusal(spec, slot, index) is None:
+        for slot in fresh:
+            if slot.runs:
                 slot.task = asyncio.create_task(_guarded(slot, gate, runner, spec.scope, limits))
         for index, slot in enumerate(slots):
-            refused = _refusal(spec, slot, index)
-            result = ToolResult(False, refused) if refused else await _finished(slot)
+            if slot.known is not None:
+                outcome.results[slot.call.id] = slot.known
+                continue
+            if slot.held:
+                outcome.held.append(slot.call)
+                _record(record, spec, slot, False, "awaiting approval")
+                done.add(index)
+                yield _approval_event(spec, slot)
+                continue
+            result = ToolResult(False, slot.refused) if slot.refused else await _finished(slot)
             content = result.content[: limits.max_result_chars]
+            outcome.results[slot.call.id] = content
             _record(record, spec, slot, result.ok, content)
             done.add(index)
-            replies.append(ChatMessage("tool", content, tool_call_id=slot.call.id))
             yield _result_event(spec, slot, result.ok, content)
+        if not outcome.held:
+            for slot in slots:
+                content = outcome.results[slot.call.id]
+                replies.append(ChatMessage("tool", content, tool_call_id=slot.call.id))
     finally:
         await _cancel_rest(record, spec, slots, done, limits.max_result_chars)
 
@@ -152,6 +231,10 @@ def _refusal(spec: ToolRound, slot: _Slot, index: int) -> str | None:
         return "not run: the turn's tool call limit was reached"
     if slot.call.name not in spec.offered:
         return f"no such tool: {slot.call.name}"
+    if slot.call.name in spec.gated and not spec.pausable:
+        return (
+            f"not run: {slot.call.name} needs a person's approval, which this mode cannot wait for"
+        )
     return slot.parsed.error
 
 
@@ -180,7 +263,7 @@ async def _cancel_rest(
     if pending:
         await asyncio.wait(pending)
     for index, slot in enumerate(slots):
-        if index not in done:
+        if index not in done and slot.known is None:
             if slot.task is not None and slot.task.done() and not slot.task.cancelled():
                 result = slot.task.result()  # it finished; only its report was cut short
                 _record(record, spec, slot, result.ok, result.content[:max_chars])
@@ -194,13 +277,21 @@ def _record(record: TurnRecord, spec: ToolRound, slot: _Slot, ok: bool, result: 
         ToolCallRecord(
             agent_key=spec.scope.agent_key, round=spec.round, call_id=slot.call.id,
             name=slot.call.name, arguments=slot.call.arguments, result=result, ok=ok,
-            duration_ms=slot.ms, message_slot=spec.message_slot,
+            duration_ms=slot.ms, message_slot=spec.message_slot, approval=slot.approval,
         ),
     )  # fmt: skip
 
 
 def _call_event(spec: ToolRound, slot: _Slot) -> ToolCallEvent:
     return ToolCallEvent(
+        turn_id=spec.turn_id, agent_key=spec.scope.agent_key, round=spec.round,
+        call_id=slot.call.id, name=slot.call.name,
+        arguments=slot.parsed.arguments, arguments_raw=slot.parsed.raw,
+    )  # fmt: skip
+
+
+def _approval_event(spec: ToolRound, slot: _Slot) -> ApprovalRequiredEvent:
+    return ApprovalRequiredEvent(
         turn_id=spec.turn_id, agent_key=spec.scope.agent_key, round=spec.round,
         call_id=slot.call.id, name=slot.call.name,
         arguments=slot.parsed.arguments, arguments_raw=slot.parsed.raw,

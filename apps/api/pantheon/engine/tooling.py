@@ -49,3 +49,8 @@ class ToolRunner(Protocol):
         """Run one call by its model-visible name. A tool that fails, is unknown or gets
         bad arguments gives ``ok=False`` with a short reason; it does not raise."""
         ...
+
+    def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
+        """Whether the entry of ``allowed`` that grants model-visible ``name`` ends in
+        ``!`` (a person approves each call before it runs)."""
+        ...

@@ -18,31 +18,43 @@ RoomMode = Literal["manual", "roundtable", "orchestrator", "pipeline", "review"]
 ReviewStop = Literal["approved", "max_rounds", "no_gain", "draft_failed"]
 # What the engine decides; "cancelled" and a broken engine's "failed" are decided above it,
 # "interrupted" (the process running the turn died; recorded later) outside the turn.
-RecordStatus = Literal["completed", "partial", "failed"]
-TurnStatus = Literal["completed", "partial", "failed", "cancelled", "interrupted"]
-MessageStatus = Literal["ok", "failed", "cancelled"]
+# "awaiting_approval": an agent called a tool whose entry ends in "!" (docs/approvals.md).
+RecordStatus = Literal["completed", "partial", "failed", "awaiting_approval"]
+TurnStatus = Literal[
+    "completed", "partial", "failed", "cancelled", "interrupted", "awaiting_approval"
+]
+MessageStatus = Literal["ok", "failed", "cancelled", "awaiting_approval"]
+# A gated tool call: waiting for a person, or what the person decided.
+ApprovalStatus = Literal["pending", "approved", "rejected"]
 CallStatus = Literal["ok", "error", "cancelled"]
 MessageRole = Literal["user", "assistant", "manager"]
 SpeakerRole = Literal["assistant", "manager"]  # the roles the engine produces
 
 MODES: tuple[Mode, ...] = get_args(Mode)
+# Modes that can stop at an approval-gated tool call and be continued (docs/approvals.md);
+# in the others such a call is refused and the model is told why.
+PAUSABLE_MODES: frozenset[Mode] = frozenset({"standalone", "manual", "roundtable", "orchestrator"})
 ROOM_MODES: tuple[RoomMode, ...] = get_args(RoomMode)
 TURN_STATUSES: tuple[TurnStatus, ...] = get_args(TurnStatus)
 MESSAGE_STATUSES: tuple[MessageStatus, ...] = get_args(MessageStatus)
 CALL_STATUSES: tuple[CallStatus, ...] = get_args(CallStatus)
 MESSAGE_ROLES: tuple[MessageRole, ...] = get_args(MessageRole)
+APPROVAL_STATUSES: tuple[ApprovalStatus, ...] = get_args(ApprovalStatus)
 PURPOSES: tuple[Purpose, ...] = get_args(Purpose)
 REVIEW_STOPS: tuple[ReviewStop, ...] = get_args(ReviewStop)
 
 __all__ = [
+    "APPROVAL_STATUSES",
     "CALL_STATUSES",
     "MESSAGE_ROLES",
     "MESSAGE_STATUSES",
     "MODES",
+    "PAUSABLE_MODES",
     "PURPOSES",
     "REVIEW_STOPS",
     "ROOM_MODES",
     "TURN_STATUSES",
+    "ApprovalStatus",
     "CallStatus",
     "MessageRole",
     "MessageStatus",

@@ -163,6 +163,16 @@ class Transcript:
         content = _short(str(event.get("content", "")), _RESULT_CHARS)
         return [("reasoning_content", f"{event.get('name')} -> {outcome}: {content}\n")]
 
+    def _on_approval_required(self, event: dict[str, Any]) -> list[Piece]:
+        args = _short(json.dumps(event.get("arguments", {})), _ARGS_CHARS)
+        who = self._name(str(event.get("agent_key", "")))
+        turn = event.get("turn_id")
+        return [(
+            "reasoning_content",
+            f"{who} asks to call {event.get('name')}({args}); a person must decide first: "
+            f"POST /v1/turns/{turn}/approvals\n",
+        )]  # fmt: skip
+
     def _on_turn_completed(self, event: dict[str, Any]) -> list[Piece]:
         self.status = str(event.get("status"))
         usage = event.get("usage") or {}

@@ -28,6 +28,7 @@ from pantheon.errors import Unprocessable, not_found
 from pantheon.rooms.repository import RoomRepository
 from pantheon.sessions.repository import SessionRepository
 from pantheon.settings import Settings
+from pantheon.turns.approvals import awaiting_conflict
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.rerun import reused_stages
@@ -179,6 +180,9 @@ async def prepare_turn(
         if existing is not None:
             ensure_same_request(existing.request_hash, request_hash(data))
             return Preflight(None, existing)
+    latest = await turns.latest(chat.id)
+    if latest is not None and latest.status == "awaiting_approval":
+        raise awaiting_conflict(latest)
     limit = settings.turns.max_message_chars
     if len(data.message) > limit:
         raise Unprocessable(

@@ -51,15 +51,28 @@ def plan_message_ids(record: TurnRecord) -> list[uuid.UUID]:
     return [uuid.uuid4() for _ in range(len(record.messages) + 1)]
 
 
+def _user_text(snap: TurnSnapshot) -> str:
+    """The user's message; in a continuation, what the person decided."""
+    return snap.resume.note if snap.resume is not None else snap.message
+
+
+def _resume_state(turn: FinishedTurn) -> str | None:
+    state = turn.record.resume_state
+    if turn.status != "awaiting_approval" or state is None:
+        return None
+    return state.model_dump_json()
+
+
 def _turn_row(turn: FinishedTurn) -> Turn:
     usage = turn.record.usage()
     snap = turn.snapshot
+    continues = snap.resume.continues if snap.resume is not None else None
     return Turn(
         id=uuid.UUID(snap.turn_id),
         session_id=uuid.UUID(snap.session_id),
         mode=snap.mode,
         status=turn.status,
-        message=snap.message,
+        message=_user_text(snap),
         output=turn.record.output,
         rounds=turn.record.rounds,
         input_tokens=usage.input_tokens,
@@ -72,6 +85,8 @@ def _turn_row(turn: FinishedTurn) -> Turn:
         created_at=turn.started_at,
         started_at=turn.started_at,
         finished_at=turn.finished_at,
+        continues_id=uuid.UUID(continues) if continues is not None else None,
+        resume_state=_resume_state(turn),
     )
 
 
@@ -81,7 +96,7 @@ def _message_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     user = {
         "id": next(ids), "turn_id": turn_id, "session_id": session_id, "seq": 0,
         "role": "user", "agent_key": None, "agent_name": None, "round": None,
-        "content": turn.snapshot.message, "status": "ok", "error_code": None,
+        "content": _user_text(turn.snapshot), "status": "ok", "error_code": None,
         "visible": True, "reused": False, "created_at": turn.started_at,
     }  # fmt: skip
     return [user] + [
@@ -121,7 +136,7 @@ def _tool_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
             "message_id": turn.message_ids[call.message_index + 1],
             "agent_key": call.agent_key, "round": call.round, "call_id": call.call_id,
             "name": call.name, "arguments": call.arguments, "result": call.result,
-            "ok": call.ok, "duration_ms": call.duration_ms,
+            "ok": call.ok, "duration_ms": call.duration_ms, "approval": call.approval,
         }
         for seq, call in enumerate(turn.record.tool_calls, start=1)
         if call.message_index is not None

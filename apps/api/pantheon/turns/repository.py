@@ -28,6 +28,20 @@ class TurnRepository(Repository):
         query = select(Turn).where(Turn.session_id == session_id, Turn.idempotency_key == key)
         return await self.session.scalar(query)
 
+    async def continuation_of(self, turn_id: uuid.UUID) -> Turn | None:
+        """The turn that carries out the decisions on ``turn_id``, if one was started."""
+        return await self.session.scalar(select(Turn).where(Turn.continues_id == turn_id))
+
+    async def latest(self, session_id: uuid.UUID) -> Turn | None:
+        """The session's newest turn (turns of a session never overlap)."""
+        query = (
+            select(Turn)
+            .where(Turn.session_id == session_id)
+            .order_by(Turn.created_at.desc(), Turn.id.desc())
+            .limit(1)
+        )
+        return await self.session.scalar(query)
+
     async def list_for_session(
         self, session_id: uuid.UUID, *, limit: int, offset: int
     ) -> tuple[list[Turn], int]:

@@ -17,7 +17,7 @@ from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.live import LiveTurnRegistry
 from pantheon.turns.repository import TurnRepository
-from pantheon.turns.schemas import TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.service import TurnService
 from pantheon.turns.views import turn_read
 
@@ -84,6 +84,29 @@ async def create_turn(
 ) -> object:
     """Run a turn; JSON waits for the whole turn, SSE streams it as it happens."""
     started = await service.start(user, session_id, data, idempotency_key)
+    if _wants_stream(request, stream):
+        events = await service.events(user, started.turn_id, 0)
+        return _sse(events, service.settings.sse.keepalive_s)
+    return await service.wait_for_detail(user, started)
+
+
+@router.post(
+    "/v1/turns/{turn_id}/approvals",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TurnDetail,
+    dependencies=[Depends(limit_turn_rate)],
+    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
+)
+async def decide_turn(
+    turn_id: str,
+    data: ApprovalCreate,
+    request: Request,
+    service: ServiceDep,
+    user: UserIdDep,
+    stream: Annotated[bool, Query(description="Stream the continuation as SSE")] = False,
+) -> object:
+    """Approve or reject a paused turn's pending tool calls; runs the continuation turn."""
+    started = await service.decide(user, turn_id, data)
     if _wants_stream(request, stream):
         events = await service.events(user, started.turn_id, 0)
         return _sse(events, service.settings.sse.keepalive_s)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field, field_validator
 
-from pantheon.engine.values import Mode, Purpose, TurnStatus
+from pantheon.engine.values import ApprovalStatus, Mode, Purpose, TurnStatus
 from pantheon.schemas import ReadSchema, RequestBody
 from pantheon.sessions.schemas import MessageRead
 
@@ -35,6 +35,20 @@ class TurnCreate(RequestBody):
         return message
 
 
+class ApprovalDecision(RequestBody):
+    call_id: str = Field(min_length=1, max_length=200, description="A pending call's id")
+    approve: bool
+    reason: str = Field(
+        default="", max_length=2000, description="Told to the model when the call is rejected"
+    )
+
+
+class ApprovalCreate(RequestBody):
+    """One decision per pending call of a turn awaiting approval."""
+
+    decisions: list[ApprovalDecision] = Field(min_length=1, max_length=64)
+
+
 class TurnUsageRead(BaseModel):
     input_tokens: int
     output_tokens: int
@@ -57,6 +71,9 @@ class TurnRead(ReadSchema):
     )
     created_at: datetime
     finished_at: datetime | None
+    continues: uuid.UUID | None = Field(
+        default=None, description="The turn awaiting approval that this turn continues"
+    )
 
 
 class LLMCallRead(ReadSchema):
@@ -92,6 +109,9 @@ class ToolCallRead(ReadSchema):
     result: str
     ok: bool
     duration_ms: int
+    approval: ApprovalStatus | None = Field(
+        default=None, description="pending | approved | rejected; null: needs no approval"
+    )
 
 
 class TurnDetail(TurnRead):

@@ -14,19 +14,20 @@ from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
-from pantheon.engine.snapshot import ClientContext
+from pantheon.engine.snapshot import ClientContext, TurnSnapshot
 from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
 from pantheon.turns import event_log
+from pantheon.turns.approvals import prepare_continuation
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.live import LiveTurn, LiveTurnRegistry
 from pantheon.turns.meta import TurnMeta
 from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.runner import TurnJob, execute_turn
-from pantheon.turns.schemas import TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.views import turn_detail, turn_read
 
 
@@ -87,8 +88,21 @@ class TurnService:
             )
         if prepared.existing is not None:
             return StartedTurn(str(prepared.existing.id), None)
-        snapshot = prepared.snapshot
-        assert snapshot is not None
+        assert prepared.snapshot is not None
+        return self._launch(prepared.snapshot, owner_id, key, body_hash)
+
+    async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
+        """Start the continuation of a turn awaiting approval, with the person's decisions."""
+        self.registry.ensure_accepting()
+        if self.live_turn(owner_id, turn_id) is not None:
+            raise Conflict(f"turn {turn_id} is still running; decide after its turn_completed")
+        async with unit_of_work(self.db, write=False) as session:
+            snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, data)
+        return self._launch(snapshot, owner_id, None, None)
+
+    def _launch(
+        self, snapshot: TurnSnapshot, owner_id: uuid.UUID, key: str | None, body_hash: str | None
+    ) -> StartedTurn:
         job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s, self.tools)
         meta = TurnMeta(
             turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=str(owner_id),

@@ -31,6 +31,7 @@ def _fields(turn: Turn) -> dict[str, object]:
         "context_dropped": turn.context_dropped,
         "created_at": turn.created_at,
         "finished_at": turn.finished_at,
+        "continues": turn.continues_id,
     }
 
 

@@ -12,13 +12,19 @@ A round never exceeds ``max_agents_per_round`` nor the invocations left under
 ``synthesis_completed``; a failed synthesis is ``agent_failed`` for ``manager`` and
 leaves the turn ``partial``. If every specialist failed there is no synthesis and the
 record's status is ``failed``. Messages are recorded in routing order, synthesis last.
+
+Approvals: a specialist that pauses lets the round's others finish, then the turn stops
+before ``round_end`` (``awaiting_approval``). The continuation starts inside that round:
+the paused specialists resume (the finished ones' outputs are reused, not re-run), then
+``round_end``, evaluation, further rounds and the synthesis as usual.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from pantheon.engine.context import TurnContext
+from pantheon.engine.approvals import OrchestratorState
+from pantheon.engine.context import SpeakerRun, TurnContext
 from pantheon.engine.errors import BrokenPrecondition
 from pantheon.engine.events import (
     EvaluationEvent,
@@ -51,28 +57,35 @@ class OrchestratorMode:
         snapshot, turn_id = ctx.snapshot, ctx.snapshot.turn_id
         by_key = {agent.key: agent for agent in self.participants(snapshot)}
         bounds = snapshot.orchestrator
-        outputs: list[Contribution] = []
-        used = 0
-        for round_no in range(1, bounds.max_depth + 1):
+        state = ctx.resume_state
+        resumed = state.orchestrator if state is not None else None
+        outputs: list[Contribution] = list(resumed.outputs) if resumed else []
+        used = resumed.used if resumed else 0
+        for round_no in range(resumed.round if resumed else 1, bounds.max_depth + 1):
             ctx.record.rounds = round_no
-            yield RoundStartEvent(turn_id=turn_id, round=round_no)
-            limit = min(bounds.max_agents_per_round, bounds.max_specialist_invocations - used)
-            routing, fallback = await route(ctx, round_no, limit, outputs)
-            yield RoutingEvent(
-                turn_id=turn_id, round=round_no, agents=routing.agents, fallback=fallback
-            )
-            earlier = list(outputs)  # this round's specialists see the earlier rounds only
-            runs = [
-                prepare_specialist(
-                    ctx, by_key[key], round_no, routing.instructions.get(key), earlier
-                )
-                for key in routing.agents
-            ]
-            async with closing_stream(ctx.fan_in(runs)) as events:
+            runs: dict[str, SpeakerRun] = {}
+            if resumed is not None and round_no == resumed.round:
+                routed, runs = list(resumed.routed), _resumed_runs(ctx, by_key, resumed)
+            else:
+                opening = _open_round(ctx, by_key, round_no, used, outputs, runs)
+                async with closing_stream(opening) as events:
+                    async for event in events:
+                        yield event
+                routed = list(runs)
+            async with closing_stream(ctx.fan_in(list(runs.values()))) as events:
                 async for event in events:
                     yield event
-            used += len(runs)
-            outputs.extend(c for c in (run.contribution() for run in runs) if c is not None)
+            finished = {**(resumed.finished if resumed else {}), **_finished(runs)}
+            if any(run.paused is not None for run in runs.values()):
+                kept = OrchestratorState(
+                    round=round_no, used=used, routed=tuple(routed),
+                    finished=finished, outputs=tuple(outputs),
+                )  # fmt: skip
+                ctx.pause(list(runs.values()), orchestrator=kept)
+                return
+            resumed = None
+            used += len(routed)
+            outputs.extend(c for c in (finished.get(key) for key in routed) if c is not None)
             yield RoundEndEvent(turn_id=turn_id, round=round_no)
             if round_no >= bounds.max_depth or used >= bounds.max_specialist_invocations:
                 break
@@ -86,3 +99,43 @@ class OrchestratorMode:
             async with closing_stream(ctx.speak(prepare_synthesis(ctx, outputs))) as events:
                 async for event in events:
                     yield event
+
+
+async def _open_round(
+    ctx: TurnContext,
+    by_key: dict[str, AgentSnapshot],
+    round_no: int,
+    used: int,
+    outputs: list[Contribution],
+    runs: dict[str, SpeakerRun],
+) -> AsyncIterator[TurnEvent]:
+    """``round_start``, the route call, ``routing``; ``runs`` gets the routed specialists
+    in routing order (they see the earlier rounds' outputs only)."""
+    turn_id, bounds = ctx.snapshot.turn_id, ctx.snapshot.orchestrator
+    yield RoundStartEvent(turn_id=turn_id, round=round_no)
+    limit = min(bounds.max_agents_per_round, bounds.max_specialist_invocations - used)
+    routing, fallback = await route(ctx, round_no, limit, outputs)
+    yield RoutingEvent(turn_id=turn_id, round=round_no, agents=routing.agents, fallback=fallback)
+    earlier = list(outputs)
+    for key in routing.agents:
+        instruction = routing.instructions.get(key)
+        runs[key] = prepare_specialist(ctx, by_key[key], round_no, instruction, earlier)
+
+
+def _resumed_runs(
+    ctx: TurnContext, by_key: dict[str, AgentSnapshot], state: OrchestratorState
+) -> dict[str, SpeakerRun]:
+    """The paused specialists of the round, in routing order (their slots follow that)."""
+    paused = ctx.resume_state
+    assert paused is not None
+    runs = {}
+    for key in state.routed:
+        agent = paused.paused_agent(key)
+        if agent is not None:
+            runs[key] = ctx.resume_agent(by_key[key], agent)
+    return runs
+
+
+def _finished(runs: dict[str, SpeakerRun]) -> dict[str, Contribution | None]:
+    """Outputs of the runs that ended (``None``: failed); paused ones are left out."""
+    return {key: run.contribution() for key, run in runs.items() if run.paused is None}

@@ -1,0 +1,102 @@
+"""The approval card: an agent with ``calculator!`` pauses its turn; the card shows the
+call, Approve runs it and the continuation streams below; Reject sends the reason to the
+agent; after a reload a decided card offers nothing."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from pantheon.llm.providers.scripted import ScriptedReply, tool_call
+from pantheon.llm.types import LLMRequest
+from tests.web.conftest import WAIT_MS, screenshot
+from tests.web.server import LiveServer
+
+pytestmark = pytest.mark.browser
+
+
+def gated(request: LLMRequest) -> ScriptedReply:
+    """Asks for 17*23 once; then says what the tool answered."""
+    last = request.messages[-1]
+    if last.role == "tool":
+        return ScriptedReply(f"The tool said: {last.content}")
+    return ScriptedReply(
+        "Let me compute that.", (tool_call("calculator", {"expression": "17*23"}),)
+    )
+
+
+def gated_room(server: LiveServer, name: str) -> tuple[str, str]:
+    room = server.api("POST", "/v1/rooms", {"name": name, "mode": "roundtable"})
+    key = f"calc{name}"
+    agent = server.api(
+        "POST",
+        "/v1/agents",
+        {"key": key, "name": "Calc", "role_prompt": "x", "tools": ["calculator!"]},
+    )
+    server.api("POST", f"/v1/rooms/{room['id']}/agents", {"agent_id": agent["id"]})
+    session = server.api("POST", f"/v1/rooms/{room['id']}/sessions", {"title": name})
+    server.scripted.script(gated, agent=key)
+    return room["id"], session["id"]
+
+
+def ask(page: Page, room: str, session: str) -> None:
+    page.goto(f"/#/rooms/{room}/sessions/{session}")
+    box = page.get_by_label("Message")
+    box.fill("What is 17 times 23?")
+    box.press("Enter")
+    paused = page.locator(".turn").last
+    expect(paused).to_have_attribute("data-status", "awaiting_approval", timeout=WAIT_MS)
+
+
+def test_approve_in_the_card_runs_the_tool_and_finishes_live(
+    page: Page, server: LiveServer
+) -> None:
+    room, session = gated_room(server, "Approve")
+    ask(page, room, session)
+    paused = page.locator(".turn").first  # a new session: the only turn so far
+    paused_id = paused.get_attribute("data-turn-id")
+    assert paused_id
+    card = paused.locator(".approval-card")
+    expect(card).to_have_attribute("data-state", "open")
+    expect(card.locator(".approval-tool")).to_have_text("calculator")
+    expect(card.locator(".approval-args")).to_contain_text('"expression": "17*23"')
+    expect(paused.locator(".tool-call")).to_have_attribute("data-state", "awaiting")
+    expect(paused.locator(".panel")).to_have_attribute("data-state", "paused")
+    screenshot(page, "desktop-approval-card")
+
+    card.get_by_role("button", name="Approve").click()
+    expect(page.locator(".turn")).to_have_count(2)
+    continuation = page.locator(".turn").last
+    expect(continuation).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+    expect(continuation).to_have_attribute("data-continues", paused_id)
+    expect(continuation.locator(".tool-call")).to_have_attribute("data-state", "ok")
+    expect(continuation.locator(".panel-body")).to_contain_text("The tool said: 391")
+    expect(card).to_have_attribute("data-state", "decided")
+
+    page.reload()
+    turns = page.locator(".turn")
+    expect(turns).to_have_count(2)
+    expect(turns.first.locator(".approval-card")).to_have_attribute("data-state", "decided")
+    expect(turns.first.get_by_role("button", name="Approve")).to_be_hidden()
+    expect(turns.last).to_have_attribute("data-status", "completed")
+    expect(turns.last.locator(".msg-user")).to_contain_text("Approved calculator")
+    # The continuation's "message" is the decision: nothing to edit or send again.
+    expect(turns.last.get_by_role("button", name="Regenerate")).to_have_count(0)
+    expect(turns.first.get_by_role("button", name="Regenerate")).to_have_count(1)
+
+
+def test_reject_with_a_reason_reaches_the_agent(page: Page, server: LiveServer) -> None:
+    room, session = gated_room(server, "Reject")
+    ask(page, room, session)
+    card = page.locator(".turn").first.locator(".approval-card")
+    card.get_by_label("Reason for calculator").fill("not on a Monday")
+    card.get_by_role("button", name="Reject").click()
+    continuation = page.locator(".turn").nth(1)
+    expect(continuation).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+    expect(continuation.locator(".tool-call")).to_have_attribute("data-state", "failed")
+    expect(continuation.locator(".panel-body")).to_contain_text(
+        "not run: a person rejected this call: not on a Monday"
+    )
+    # While a turn awaits approval the page says so; afterwards it is an ordinary session.
+    turns = server.api("GET", f"/v1/sessions/{session}/turns")["items"]
+    assert [t["status"] for t in turns] == ["awaiting_approval", "completed"]
