@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel
 
 from pantheon.agents.routes import router as agents_router
+from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
 from pantheon.errors import ServiceUnavailable, error_responses
@@ -108,11 +109,11 @@ def mount_routers(app: FastAPI) -> None:
         sessions_router, dependencies=auth, responses=error_responses(401, 404, 413, 422)
     )
     app.include_router(tools_router, dependencies=auth, responses=error_responses(401, 422))
-    turns = error_responses(401, 404, 409, 413, 422, 429, 503)
+    turns = error_responses(401, 402, 404, 409, 413, 422, 429, 503)
     app.include_router(turns_router, dependencies=auth, responses=turns)
     app.include_router(knowledge_router, dependencies=auth, responses=KNOWLEDGE_ERRORS)
-    app.include_router(
-        admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 422)
-    )
+    admin = error_responses(401, 403, 404, 422)
+    app.include_router(admin_router, dependencies=auth, responses=admin)
+    app.include_router(budgets_router, dependencies=auth, responses=admin)
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
     app.include_router(openai_router, dependencies=auth)

@@ -23,6 +23,7 @@ from pantheon.engine.fan_in import fan_in
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, Speaker, SpeakerRun
+from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias
@@ -34,11 +35,16 @@ class TurnContext:
     """What a mode works with: the snapshot, the record and the speakers' machinery."""
 
     def __init__(
-        self, snapshot: TurnSnapshot, gateway: LLMGateway, tools: ToolRunner, record: TurnRecord
+        self,
+        snapshot: TurnSnapshot,
+        gateway: LLMGateway,
+        tools: ToolRunner,
+        record: TurnRecord,
+        spend: SpendGuard | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.record = record
-        self._calls = CallRunner(snapshot.turn_id, gateway, record)
+        self._calls = CallRunner(snapshot.turn_id, gateway, record, spend)
         self._loop = AgentLoop(snapshot, self._calls, tools)
 
     def alias(self, model: str) -> ModelAlias:

@@ -10,6 +10,8 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from pantheon.budgets.guard import LedgerGuard, hold_ttl_s
+from pantheon.budgets.service import BudgetService
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
@@ -83,11 +85,15 @@ class TurnService:
             prepared = await prepare_turn(
                 session, self.settings, owner_id, session_id, data, key, context
             )
-        if prepared.existing is not None:
-            return StartedTurn(str(prepared.existing.id), None)
-        snapshot = prepared.snapshot
-        assert snapshot is not None
-        job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s, self.tools)
+            if prepared.existing is not None:
+                return StartedTurn(str(prepared.existing.id), None)
+            snapshot = prepared.snapshot
+            assert snapshot is not None
+            room = uuid.UUID(snapshot.room_id) if snapshot.room_id is not None else None
+            limits = await BudgetService(session).turn_limits(owner_id, room)  # 402 if spent
+        timeout_s = self.settings.turns.timeout_s
+        spend = LedgerGuard(self.db, limits, hold_ttl_s(timeout_s)) if limits else None
+        job = TurnJob(snapshot, self.gateway, self.db, timeout_s, self.tools, spend)
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
