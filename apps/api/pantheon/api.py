@@ -23,6 +23,7 @@ from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
 from pantheon.turns.routes import router as turns_router
+from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
 from pantheon.users.routes import router as admin_router
 
@@ -108,6 +109,7 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(
         sessions_router, dependencies=auth, responses=error_responses(401, 404, 413, 422)
     )
+    app.include_router(usage_router, dependencies=auth, responses=error_responses(401, 404, 422))
     app.include_router(tools_router, dependencies=auth, responses=error_responses(401, 422))
     turns = error_responses(401, 402, 404, 409, 413, 422, 429, 503)
     app.include_router(turns_router, dependencies=auth, responses=turns)
