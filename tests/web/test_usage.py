@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.web.conftest import screenshot
 from tests.web.server import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -31,6 +32,7 @@ def test_session_and_room_usage_dialogs(page: Page, server: LiveServer) -> None:
     by_turn = dialog.get_by_role("table", name="By turn")
     expect(by_turn.locator("tbody th").first).to_contain_text("second question")
     expect(dialog.locator(".usage-costliest")).to_contain_text("Costliest turn")
+    screenshot(page, "desktop-session-usage")
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_have_count(0)
 
@@ -41,3 +43,21 @@ def test_session_and_room_usage_dialogs(page: Page, server: LiveServer) -> None:
     expect(page.locator("dialog.usage-dialog .usage-total")).to_contain_text(
         "6 LLM calls in 3 turns"
     )
+
+
+def test_a_spent_budget_is_explained_when_sending(page: Page, server: LiveServer) -> None:
+    made = server.room_with("Capped", ["cap"], mode="roundtable")
+    user_id = server.api("GET", "/v1/admin/users")["items"][0]["id"]
+    budgets = f"/v1/admin/users/{user_id}/budgets"
+    server.api("PUT", budgets, {"daily_usd": 0})  # nothing may be spent today
+    try:
+        page.goto(f"/#/rooms/{made['room']['id']}/sessions/{made['session']['id']}")
+        page.get_by_label("Message").fill("anything")
+        page.get_by_label("Message").press("Enter")
+        notice = page.locator(".turn").last
+        expect(notice).to_contain_text("Could not start the turn: Spending limit reached.")
+        expect(notice).to_contain_text("The daily budget of $0.00 is spent")
+        expect(notice).to_contain_text("00:00 UTC")
+    finally:
+        server.api("DELETE", budgets)
+    assert server.scripted.calls() == []

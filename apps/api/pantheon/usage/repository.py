@@ -83,7 +83,12 @@ class UsageRepository(Repository):
         return list((await self.session.execute(query)).all())
 
     async def costliest_turn(self) -> Any | None:
-        query = self._turns().order_by(func.sum(LLMCall.cost_usd).desc(), Turn.id).limit(1)
+        tokens = func.sum(LLMCall.input_tokens + LLMCall.output_tokens)
+        query = (
+            self._turns()
+            .order_by(func.sum(LLMCall.cost_usd).desc(), tokens.desc(), Turn.id)
+            .limit(1)
+        )
         return (await self.session.execute(query)).first()
 
     async def turn_count(self) -> int:
