@@ -65,25 +65,35 @@ class LedgerGuard:
 
     async def reserve(self, max_cost_usd: float) -> SpendHold | None:
         amount = to_micros(max_cost_usd)
-        hold = await self._try(amount, expire=False)
-        if hold is None:
-            hold = await self._try(amount, expire=True)
+        hold = await self._try(amount)
+        if hold is None and await self._expire():
+            hold = await self._try(amount)
         return hold
 
-    async def _try(self, amount: int, *, expire: bool) -> LedgerHold | None:
-        """One attempt in one unit of work; ``expire`` first releases holds that outlived
-        their calls (only on the refusal path, so the common path stays short)."""
+    async def _try(self, amount: int) -> LedgerHold | None:
+        """One attempt, in one unit of work: all counters or none."""
         now = utcnow()
         try:
             async with unit_of_work(self.db, write=True) as session:
                 ledger = LedgerRepository(session)
                 counters = [(await ledger.open_counter(lim, now), lim) for lim in self.limits]
                 counters.sort(key=lambda pair: pair[0])  # one lock order: no deadlocks
-                if expire and not await ledger.expire([c for c, _ in counters], now):
-                    raise _Refused
                 return await self._take_all(ledger, counters, amount, now)
         except _Refused:
             return None
+
+    async def _expire(self) -> int:
+        """Release the holds on these counters that outlived their calls (a crash, a lost
+        settlement), in a unit of its own so its locks never interleave with takes; only
+        on the refusal path, so the common path stays one short unit."""
+        now = utcnow()
+        async with unit_of_work(self.db, write=True) as session:
+            ledger = LedgerRepository(session)
+            ids = sorted([await ledger.open_counter(lim, now) for lim in self.limits])
+            released = await ledger.expire(ids, now)
+        if released:
+            log.warning("released %d expired spend hold(s)", released)
+        return released
 
     async def _take_all(
         self,
