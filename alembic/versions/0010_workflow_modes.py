@@ -4,7 +4,7 @@ The new modes (pipeline, review) and LLM call purposes need no schema change: mo
 purpose columns are plain strings. Existing messages were all produced by their turn.
 
 Revision ID: 0010_workflow_modes
-Revises: 0008_session_summary
+Revises: 0009_budgets
 Create Date: 2026-11-23 11:00:00
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010_workflow_modes"
-down_revision: str | None = "0008_session_summary"
+down_revision: str | None = "0009_budgets"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

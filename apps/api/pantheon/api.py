@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from pydantic import BaseModel
 
 from pantheon.agents.routes import router as agents_router
+from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
 from pantheon.errors import ServiceUnavailable, error_responses
@@ -22,6 +23,7 @@ from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
 from pantheon.turns.routes import router as turns_router
+from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
 from pantheon.users.routes import router as admin_router
 
@@ -107,12 +109,13 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(
         sessions_router, dependencies=auth, responses=error_responses(401, 404, 413, 422)
     )
+    app.include_router(usage_router, dependencies=auth, responses=error_responses(401, 404, 422))
     app.include_router(tools_router, dependencies=auth, responses=error_responses(401, 422))
-    turns = error_responses(401, 404, 409, 413, 422, 429, 503)
+    turns = error_responses(401, 402, 404, 409, 413, 422, 429, 503)
     app.include_router(turns_router, dependencies=auth, responses=turns)
     app.include_router(knowledge_router, dependencies=auth, responses=KNOWLEDGE_ERRORS)
-    app.include_router(
-        admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 422)
-    )
+    admin = error_responses(401, 403, 404, 422)
+    app.include_router(admin_router, dependencies=auth, responses=admin)
+    app.include_router(budgets_router, dependencies=auth, responses=admin)
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
     app.include_router(openai_router, dependencies=auth)

@@ -1,4 +1,4 @@
-"""Command line: ``pantheon serve | migrate | run-local | users | keys | knowledge``.
+"""Command line: ``pantheon serve | migrate | run-local | users | keys | budgets | knowledge``.
 
 ``run-local`` is what ``make run`` calls: SQLite, the bundled SmolLM2 model behind
 llama-cpp-python's OpenAI-compatible server as a child process, and a demo room.
@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import uvicorn
 
 from pantheon.auth import is_loopback_host
+from pantheon.budgets.commands import add_commands as add_budget_commands
+from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
 from pantheon.main import create_app
@@ -70,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         "reindex", help="re-embed chunks made by another embedder (after changing it)"
     )
     add_commands(commands)
+    add_budget_commands(commands)
     return parser
 
 
@@ -100,6 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in ("users", "keys"):
             asyncio.run(run_command(settings, args, sys.stdout))
+        elif args.command == "budgets":
+            asyncio.run(run_budget_command(settings, args, sys.stdout))
         elif args.command == "serve":
             run_event_loop(_serve(settings, args.host, args.port))
         elif args.command == "migrate":

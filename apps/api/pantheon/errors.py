@@ -45,6 +45,13 @@ class Unprocessable(AppError):
     code = "unprocessable"
 
 
+class PaymentRequired(AppError):
+    """402: a spend limit is reached (docs/budgets.md); the body names it and its reset."""
+
+    status_code = 402
+    code = "budget_exceeded"
+
+
 class Forbidden(AppError):
     status_code = 403
     code = "forbidden"
@@ -80,6 +87,7 @@ class ErrorBody(BaseModel):
 
 _DESCRIPTIONS = {
     401: "missing, invalid or revoked API key (header WWW-Authenticate: Bearer)",
+    402: "a spend limit is reached: the body names it and when it resets",
     403: "the route needs an admin API key",
     404: "not found, or not yours",
     409: "conflicts with the resource's current state",

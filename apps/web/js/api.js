@@ -154,6 +154,8 @@ export const api = {
   session: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}`),
   messages: (sessionId) => all(`/v1/sessions/${id(sessionId)}/messages`),
   sessionTurns: (sessionId) => all(`/v1/sessions/${id(sessionId)}/turns`),
+  sessionUsage: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}/usage`),
+  roomUsage: (roomId) => request("GET", `/v1/rooms/${id(roomId)}/usage`),
 
   turn: (turnId) => request("GET", `/v1/turns/${id(turnId)}`),
   cancelTurn: (turnId) => request("POST", `/v1/turns/${id(turnId)}/cancel`),

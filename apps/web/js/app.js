@@ -16,6 +16,7 @@ import { openRosterDialog } from "./roster.js";
 import { sessionActions } from "./session-actions.js";
 import { installShortcuts } from "./shortcuts.js";
 import { renderSidebar } from "./sidebar.js";
+import { openUsageDialog } from "./usage-dialog.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./views.js";
 
 const state = { rooms: [], agents: [], models: [], route: { kind: null } };
@@ -126,6 +127,7 @@ function roomActions(room) {
   const reroute = async () => { await refreshSidebar(); route(); };
   return {
     documents: () => openDocumentsDialog({ kind: "room", id: room.id, name: room.name }),
+    usage: () => openUsageDialog({ title: `Usage: ${room.name}`, load: () => api.roomUsage(room.id) }),
     rename: () => formDialog({
       title: "Rename room",
       fields: [{ name: "name", label: "Name", value: room.name, required: true, maxlength: 200 },

@@ -15,6 +15,7 @@ const FAILURES = {
   llm_error: "The model call failed.",
   interrupted: "The server stopped while this turn was running, so it did not finish.",
   persistence_failed: "The answers could not be saved, so this turn was lost.",
+  budget_exceeded: "The spending limit was reached, so this agent was skipped.",
 };
 
 const NOT_FOUND = {
@@ -43,6 +44,10 @@ export function describeError(err) {
   }
   if (status === 409 && /already has a running turn/.test(raw)) {
     return "A turn is already running in this session. Wait for it to finish or stop it.";
+  }
+  if (status === 402) {
+    const limit = tidy(raw).replace(/ in room is spent/, " for this room is spent");
+    return `Spending limit reached. ${limit}.`;
   }
   if (status === 429) return "Too many requests in a short time. Wait a moment and try again.";
   if (status === 503) return "The server is busy or restarting. Try again in a moment.";

@@ -1,12 +1,13 @@
 // What the session bar does, the same in rooms and on agents: browse and search sessions,
 // start a new one (an empty chat; the session is created by the first message), rename,
-// delete and export the open one.
+// delete, export the open one and show what it cost.
 
 import { api } from "./api.js";
 import { confirmDialog, formDialog } from "./dialogs.js";
 import { exportSession } from "./export.js";
 import { notify, notifyError } from "./notify.js";
 import { openSessionsDialog } from "./sessions-dialog.js";
+import { openUsageDialog } from "./usage-dialog.js";
 import { sessionLabel } from "./views.js";
 
 /**
@@ -58,6 +59,8 @@ export function sessionActions({ owner, currentId, go, isRunning, refresh }) {
     }),
     renameSession: (session) => session && rename(session),
     deleteSession: (session) => session && remove(session),
+    sessionUsage: (session) => session && openUsageDialog({
+      title: `Usage: ${sessionLabel(session)}`, load: () => api.sessionUsage(session.id) }),
     exportSession: (session, format) => session && exportSession(session, format,
       `${owner.kind === "room" ? "Room" : "Agent"}: ${owner.name}`).catch(notifyError),
   };

@@ -27,6 +27,7 @@ function sessionBar(sessions, sessionId, actions) {
       onclick: actions.newSession }, "+ New session"),
     menuButton("Session", [
       { label: "Rename session…", onSelect: () => actions.renameSession(current), disabled: none },
+      { label: "Usage…", onSelect: () => actions.sessionUsage(current), disabled: none },
       { label: "Export as Markdown", onSelect: () => actions.exportSession(current, "md"), disabled: none },
       { label: "Export as JSON", onSelect: () => actions.exportSession(current, "json"), disabled: none },
       { label: "Delete session…", onSelect: () => actions.deleteSession(current), disabled: none, danger: true },
@@ -46,6 +47,7 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
       h("div", { class: "title-actions" },
         menuButton("Room", [
           { label: "Documents…", onSelect: actions.documents },
+          { label: "Room usage…", onSelect: actions.usage },
           { label: "Rename room…", onSelect: actions.rename },
           { label: "Delete room…", onSelect: actions.remove, danger: true },
         ], { ariaLabel: "Room actions" }))),

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     ForeignKey,
     Index,
     Integer,
@@ -22,6 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from pantheon.budgets.periods import BUDGET_PERIODS
 from pantheon.db.base import Base, Timestamped, UUIDPrimaryKey
 from pantheon.engine.values import (
     APPROVAL_STATUSES,
@@ -161,6 +163,8 @@ class Message(UUIDPrimaryKey, Timestamped, Base):
 
 class LLMCall(UUIDPrimaryKey, Base):
     __tablename__ = "llm_calls"
+    # Usage reports sum a session's or a user's calls over time (docs/budgets.md).
+    __table_args__ = (Index("ix_llm_calls_started_at", "started_at"),)
     turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), index=True)
     seq: Mapped[int]
     purpose: Mapped[str] = mapped_column(String(20), doc=one_of(PURPOSES))
@@ -256,3 +260,40 @@ class Chunk(UUIDPrimaryKey, Base):
     embedder: Mapped[str] = mapped_column(String(200), index=True)
     dim: Mapped[int]
     embedding: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class Budget(UUIDPrimaryKey, Timestamped, Base):
+    """A user's spend limits, for all their turns (``scope`` ``all``) or one room's
+    (``room:<id>``): one column, so "one budget per user and scope" is a unique key."""
+
+    __tablename__ = "budgets"
+    __table_args__ = (UniqueConstraint("user_id", "scope"),)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    room_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("rooms.id"), default=None)
+    scope: Mapped[str] = mapped_column(String(80))
+    daily_usd: Mapped[float | None] = mapped_column(default=None)
+    monthly_usd: Mapped[float | None] = mapped_column(default=None)
+    updated_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class SpendCounter(UUIDPrimaryKey, Base):
+    """Spent and reserved micro-dollars of one budget in one UTC day or month: the row
+    every reservation updates conditionally (docs/adr/0013)."""
+
+    __tablename__ = "spend_counters"
+    __table_args__ = (UniqueConstraint("budget_id", "period", "window_start"),)
+    budget_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("budgets.id"))
+    period: Mapped[str] = mapped_column(String(10), doc=one_of(BUDGET_PERIODS))
+    window_start: Mapped[datetime]
+    spent_micros: Mapped[int] = mapped_column(BigInteger, default=0)
+    reserved_micros: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class SpendHoldRow(Base):
+    """The part of one call's reservation held on one counter, until settled or expired."""
+
+    __tablename__ = "spend_holds"
+    id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    counter_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("spend_counters.id"), primary_key=True)
+    amount_micros: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[datetime] = mapped_column(index=True)

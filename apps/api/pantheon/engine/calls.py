@@ -6,10 +6,17 @@ cancelled (then usage is estimated from the prompt and the text so far). An ``LL
 sets ``outcome.status = "error"`` with the error's code; any other exception from the
 gateway is logged and becomes ``internal_error``. Tool calls the model asked for are
 collected in ``outcome.tool_calls``; the call's text streams as ``delta`` events.
+
+Spend (``engine.spending``): before a call starts, the turn's guard must grant a hold of
+the call's maximum cost. A refused call never starts and is not an ``llm_calls`` entry:
+it ends ``error`` with code ``budget_exceeded``, and so does every later call of the turn
+(the remaining calls are skipped). A granted hold is settled with the recorded cost
+however the call ends; the settlement is shielded, so a second cancel cannot skip it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -18,20 +25,36 @@ from datetime import UTC, datetime
 from pantheon.engine.events import DeltaEvent
 from pantheon.engine.record import LLMCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
+from pantheon.engine.spending import (
+    BUDGET_EXCEEDED,
+    NoSpendLimit,
+    SpendGuard,
+    SpendHold,
+    max_cost_usd,
+)
 from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
 from pantheon.llm.types import LLMRequest, ModelAlias, TextDelta, ToolCall, Usage
 
 logger = logging.getLogger(__name__)
+_SETTLING: set[asyncio.Future[None]] = set()
 
 
 class CallRunner:
     """Streams single LLM calls as deltas and records every one of them."""
 
-    def __init__(self, turn_id: str, gateway: LLMGateway, record: TurnRecord) -> None:
+    def __init__(
+        self,
+        turn_id: str,
+        gateway: LLMGateway,
+        record: TurnRecord,
+        spend: SpendGuard | None = None,
+    ) -> None:
         self.turn_id = turn_id
         self.gateway = gateway
         self.record = record
+        self.spend: SpendGuard = spend or NoSpendLimit()
+        self.out_of_budget = False  # once refused, the turn's remaining calls are skipped
 
     def alias(self, model: str) -> ModelAlias:
         """The alias, or a default stand-in when unknown (the call itself then fails)."""
@@ -52,6 +75,9 @@ class CallRunner:
         self, request: LLMRequest, round_no: int | None, outcome: CallOutcome
     ) -> AsyncIterator[DeltaEvent]:
         """The call's deltas; ``outcome`` holds its text, tool calls, usage and status."""
+        hold = await self._reserve(request, outcome)
+        if hold is None:
+            return
         slot = self.record.reserve_call()
         started_at = datetime.now(UTC)
         start = time.perf_counter()
@@ -84,6 +110,23 @@ class CallRunner:
             ttft = None if first is None else _ms(first - start)
             call = self._call_record(request, round_no, outcome, started_at, start, ttft)
             self.record.set_call(slot, call)
+            await _settle(hold, call.cost_usd, self.turn_id)
+
+    async def _reserve(self, request: LLMRequest, outcome: CallOutcome) -> SpendHold | None:
+        """The call's hold, or ``None`` (``outcome`` says why) when it must not start."""
+        hold: SpendHold | None = None
+        if not self.out_of_budget:
+            try:
+                hold = await self.spend.reserve(max_cost_usd(request, self.alias(request.model)))
+            except Exception:
+                logger.exception("turn %s: the spend guard failed", self.turn_id)
+                outcome.status, outcome.error_code = "error", "internal_error"
+                return None
+        if hold is None:
+            self.out_of_budget = True
+            outcome.status, outcome.error_code = "error", BUDGET_EXCEEDED
+            logger.info("turn %s: %s call skipped: budget", self.turn_id, request.purpose)
+        return hold
 
     def _call_record(
         self,
@@ -110,6 +153,18 @@ class CallRunner:
             cost_usd=self.alias(request.model).cost_usd(usage),
             started_at=started_at,
         )
+
+
+async def _settle(hold: SpendHold, cost_usd: float, turn_id: str) -> None:
+    """Settle in a task of its own: a cancel of the turn cannot interrupt the write (if
+    the process dies instead, the hold expires, see docs/budgets.md)."""
+    settling = asyncio.ensure_future(hold.settle(cost_usd))
+    _SETTLING.add(settling)  # a strong reference, should our await be cancelled
+    settling.add_done_callback(_SETTLING.discard)
+    try:
+        await asyncio.shield(settling)
+    except Exception:
+        logger.exception("turn %s: settling a spend hold failed", turn_id)
 
 
 def _ms(seconds: float) -> int:

@@ -29,6 +29,7 @@ from pantheon.engine.fan_in import fan_in
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, Speaker, SpeakerRun
+from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.window import Window
 from pantheon.llm.gateway import LLMGateway
@@ -42,11 +43,16 @@ class TurnContext:
     """What a mode works with: the snapshot, the record and the speakers' machinery."""
 
     def __init__(
-        self, snapshot: TurnSnapshot, gateway: LLMGateway, tools: ToolRunner, record: TurnRecord
+        self,
+        snapshot: TurnSnapshot,
+        gateway: LLMGateway,
+        tools: ToolRunner,
+        record: TurnRecord,
+        spend: SpendGuard | None = None,
     ) -> None:
         self.snapshot = snapshot
         self.record = record
-        self._calls = CallRunner(snapshot.turn_id, gateway, record)
+        self._calls = CallRunner(snapshot.turn_id, gateway, record, spend)
         self._loop = AgentLoop(snapshot, self._calls, tools)
         self._counters: dict[str, TokenCounter] = {}
 

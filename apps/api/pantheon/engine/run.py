@@ -39,6 +39,7 @@ from pantheon.engine.modes.roundtable import RoundtableMode
 from pantheon.engine.modes.standalone import StandaloneMode
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.values import Mode
 from pantheon.llm.gateway import LLMGateway, closing_stream
@@ -62,13 +63,20 @@ def select_mode(mode: Mode) -> TurnMode:
 
 
 async def run_turn(
-    snapshot: TurnSnapshot, gateway: LLMGateway, tools: ToolRunner, record: TurnRecord
+    snapshot: TurnSnapshot,
+    gateway: LLMGateway,
+    tools: ToolRunner,
+    record: TurnRecord,
+    spend: SpendGuard | None = None,
 ) -> AsyncGenerator[TurnEvent, None]:
-    """The turn's events; ``record`` holds what was produced, even when cancelled."""
+    """The turn's events; ``record`` holds what was produced, even when cancelled.
+
+    ``spend`` grants each LLM call's maximum cost first (``engine.spending``; none: no
+    limit); a refused call is skipped and its speaker fails with ``budget_exceeded``."""
     mode = select_mode(snapshot.mode)
     participants = mode.participants(snapshot)
     record.mode = snapshot.mode
-    ctx = TurnContext(snapshot, gateway, tools, record)
+    ctx = TurnContext(snapshot, gateway, tools, record, spend)
     yield TurnStartedEvent(
         turn_id=snapshot.turn_id,
         session_id=snapshot.session_id,

@@ -26,6 +26,7 @@ _SAFE_MESSAGES = {
     "bad_request": "The model provider rejected the request.",
     "unknown_model": "This agent's model alias is not configured.",
     "internal_error": "The agent failed unexpectedly.",
+    "budget_exceeded": "The spending limit was reached, so this agent was skipped.",
 }
 
 _MESSAGE_STATUS: dict[CallStatus, MessageStatus] = {

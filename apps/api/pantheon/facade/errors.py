@@ -28,6 +28,7 @@ FACADE_PREFIX = "/openai/v1"
 _TYPES: dict[int, tuple[str, str]] = {
     400: ("invalid_request_error", "invalid_request"),
     401: ("authentication_error", "invalid_api_key"),
+    402: ("insufficient_quota", "insufficient_quota"),
     403: ("permission_error", "forbidden"),
     404: ("invalid_request_error", "not_found"),
     405: ("invalid_request_error", "method_not_allowed"),
@@ -45,6 +46,7 @@ _CODES = {
     "rate_limited": "rate_limit_exceeded",
     "too_large": "request_too_large",
     "bad_request": "invalid_request",
+    "budget_exceeded": "insufficient_quota",
 }
 
 

@@ -20,6 +20,7 @@ from pantheon.engine.events import ErrorEvent, TurnCompletedEvent
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.run import run_turn
 from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.spending import BUDGET_EXCEEDED, SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.values import TurnStatus
 from pantheon.llm.deadline import deadline_scope
@@ -42,6 +43,7 @@ class TurnJob:
     db: Database
     timeout_s: float
     tools: ToolRunner
+    spend: SpendGuard | None = None  # None: the owner has no budget
 
 
 async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> TurnAbort | None:
@@ -68,10 +70,19 @@ async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> Tur
 
 
 async def _publish_events(job: TurnJob, live: LiveTurn, record: TurnRecord) -> None:
-    engine = run_turn(job.snapshot, job.gateway, job.tools, record)
+    engine = run_turn(job.snapshot, job.gateway, job.tools, record, job.spend)
     async with contextlib.aclosing(engine) as events:
         async for event in events:
             live.publish(event)
+
+
+def _error_code(abort: TurnAbort | None, record: TurnRecord) -> str | None:
+    """Why the turn ended early: its abort, or a spend limit that skipped some calls."""
+    if abort not in (None, TurnAbort.CANCELLED):
+        return abort.value
+    if abort is None and any(m.error_code == BUDGET_EXCEEDED for m in record.messages):
+        return BUDGET_EXCEEDED
+    return None
 
 
 def _hit_deadline(record: TurnRecord) -> bool:
@@ -112,7 +123,7 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
         status = record.status
     finished = FinishedTurn(
         snapshot=job.snapshot, record=record, status=status,
-        error_code=None if abort in (None, TurnAbort.CANCELLED) else abort.value,
+        error_code=_error_code(abort, record),
         started_at=started_at, finished_at=utcnow(),
         message_ids=plan_message_ids(record),
         idempotency_key=live.idempotency_key, request_hash=live.request_hash,

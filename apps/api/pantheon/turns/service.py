@@ -10,6 +10,11 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pantheon.budgets.guard import LedgerGuard, hold_ttl_s
+from pantheon.budgets.ledger import Limit
+from pantheon.budgets.service import BudgetService
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
@@ -86,10 +91,11 @@ class TurnService:
             prepared = await prepare_turn(
                 session, self.settings, owner_id, session_id, data, key, context
             )
-        if prepared.existing is not None:
-            return StartedTurn(str(prepared.existing.id), None)
-        assert prepared.snapshot is not None
-        return self._launch(prepared.snapshot, owner_id, key, body_hash)
+            if prepared.existing is not None:
+                return StartedTurn(str(prepared.existing.id), None)
+            assert prepared.snapshot is not None
+            limits = await _spend_limits(session, owner_id, prepared.snapshot)
+        return self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
 
     async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
         """Start the continuation of a turn awaiting approval, with the person's decisions."""
@@ -98,12 +104,20 @@ class TurnService:
             raise Conflict(f"turn {turn_id} is still running; decide after its turn_completed")
         async with unit_of_work(self.db, write=False) as session:
             snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, data)
-        return self._launch(snapshot, owner_id, None, None)
+            limits = await _spend_limits(session, owner_id, snapshot)
+        return self._launch(snapshot, owner_id, None, None, limits)
 
     def _launch(
-        self, snapshot: TurnSnapshot, owner_id: uuid.UUID, key: str | None, body_hash: str | None
+        self,
+        snapshot: TurnSnapshot,
+        owner_id: uuid.UUID,
+        key: str | None,
+        body_hash: str | None,
+        limits: list[Limit],
     ) -> StartedTurn:
-        job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s, self.tools)
+        timeout_s = self.settings.turns.timeout_s
+        spend = LedgerGuard(self.db, limits, hold_ttl_s(timeout_s)) if limits else None
+        job = TurnJob(snapshot, self.gateway, self.db, timeout_s, self.tools, spend)
         meta = TurnMeta(
             turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=str(owner_id),
             mode=snapshot.mode, message=snapshot.message, created_at=utcnow(),
@@ -196,3 +210,11 @@ def _canonical(ident: str) -> str:
 async def _follow_live(live: LiveTurn, after: int) -> AsyncIterator[tuple[int, str]]:
     async for published in live.follow(after):
         yield published.seq, published.data
+
+
+async def _spend_limits(
+    session: AsyncSession, owner_id: uuid.UUID, snapshot: TurnSnapshot
+) -> list[Limit]:
+    """The spend limits a turn runs under (none: no budget); 402 when one is spent."""
+    room = uuid.UUID(snapshot.room_id) if snapshot.room_id is not None else None
+    return await BudgetService(session).turn_limits(owner_id, room)
