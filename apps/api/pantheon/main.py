@@ -14,14 +14,14 @@ from pantheon.db.engine import Database
 from pantheon.errors import install_error_handlers
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
-from pantheon.limits import BodySizeLimit, RateLimiter, upload_limits
+from pantheon.limits import BodySizeLimit, upload_limits
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
-from pantheon.turns.live import LiveTurnRegistry
+from pantheon.turns.live_backend import build_live_backend
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
@@ -40,8 +40,10 @@ def create_app(
         app.state.settings = settings
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
-        app.state.live_turns = live_turns = LiveTurnRegistry()
-        app.state.rate_limiter = RateLimiter()
+        live, app.state.rate_limiter = build_live_backend(settings, db)
+        app.state.live_backend = live
+        app.state.live_turns = live.local  # this process's own turns (server shutdown)
+        await live.start()
         try:
             app.state.local_user_id = await ensure_local_user(db)
             app.state.local_principal = Principal(app.state.local_user_id, is_admin=True)
@@ -60,7 +62,7 @@ def create_app(
                     )
                     app.state.tools = toolbox
                     yield
-                    await live_turns.shutdown(settings.turns.shutdown_grace_s)
+                    await live.shutdown(settings.turns.shutdown_grace_s)
             finally:
                 await ingest.stop()
         finally:
