@@ -39,6 +39,7 @@ class Reply:
     done: bool = True
     cut_after: int | None = None
     hang_after: int | None = None
+    hang_s: float = 3.0  # how long a hang lasts if the client stays
     stall_after: int | None = None
     raw: Sequence[bytes] = ()
     headers: dict[str, str] = field(default_factory=dict)
@@ -162,7 +163,7 @@ class MockOpenAI:
             if index == reply.cut_after:
                 return self._cut(request, resp)
             if index == reply.hang_after:
-                return await self._hang(resp)
+                return await self._hang(resp, reply.hang_s)
             if index == reply.stall_after:
                 await asyncio.sleep(1)  # silent; the runner cancels us at teardown
             if index and reply.chunk_delay_s:
@@ -183,9 +184,9 @@ class MockOpenAI:
         request.transport.abort()
         return resp
 
-    async def _hang(self, resp: web.StreamResponse) -> web.StreamResponse:
+    async def _hang(self, resp: web.StreamResponse, seconds: float) -> web.StreamResponse:
         # Keep writing comments until a write fails: that is the client closing.
-        for _ in range(300):
+        for _ in range(round(seconds / 0.01)):
             await asyncio.sleep(0.01)
             try:
                 await resp.write(b": still here\n\n")

@@ -5,10 +5,7 @@ the whole stream. The turn's model is a slow in-test upstream, so the process is
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
-import socket
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -18,15 +15,9 @@ import pytest
 from tests.factories import create_room, create_session
 from tests.llm.mock_openai import MockOpenAI, Reply
 from tests.sse import open_stream, types
+from tests.turns_api.process import start_server
 
 WORDS = [f"w{i} " for i in range(30)]  # 1.5 s at 0.05 s a chunk
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -39,37 +30,11 @@ async def upstream() -> AsyncIterator[MockOpenAI]:
         await server.stop()
 
 
-async def _start(tmp_path: Path, upstream: MockOpenAI) -> tuple[asyncio.subprocess.Process, str]:
-    config = tmp_path / "pantheon.toml"
-    config.write_text(f'[models.drip]\nbase_url = "{upstream.base_url}"\nmodel = "m"\n')
-    env = {
-        **os.environ, "PANTHEON_DATA_DIR": str(tmp_path), "PANTHEON_CONFIG_FILE": str(config),
-        "PANTHEON_DEFAULT_MODEL": "drip", "PANTHEON_LOG_LEVEL": "WARNING",
-    }  # fmt: skip
-    cli = [sys.executable, "-m", "pantheon"]
-    migrate = await asyncio.create_subprocess_exec(*cli, "migrate", env=env)
-    assert await migrate.wait() == 0
-    port = _free_port()
-    proc = await asyncio.create_subprocess_exec(
-        *cli, "serve", "--host", "127.0.0.1", "--port", str(port), env=env
-    )
-    url = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=url) as http:
-        for _ in range(200):
-            try:
-                if (await http.get("/health")).status_code == 200:
-                    return proc, url
-            except httpx.TransportError:
-                await asyncio.sleep(0.05)
-    proc.kill()
-    raise AssertionError("pantheon serve did not start")
-
-
 async def test_sigterm_lets_running_streams_finish_and_late_listeners_join(
     tmp_path: Path, upstream: MockOpenAI
 ) -> None:
     upstream.queue(Reply(chunks=WORDS, chunk_delay_s=0.05))
-    proc, url = await _start(tmp_path, upstream)
+    proc, url = await start_server(tmp_path, upstream)
     try:
         async with httpx.AsyncClient(base_url=url, timeout=20) as http:
             room = await create_room(http, ["alpha"])

@@ -21,10 +21,19 @@ from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
+from pantheon.turns.journal import TurnJournal
+from pantheon.turns.journal_recovery import recover_journal
 from pantheon.turns.live_backend import build_live_backend
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
+
+
+def _journal(settings: Settings) -> TurnJournal | None:
+    """The crash journal of this process's running turns, unless turned off."""
+    if not settings.turns.journal:
+        return None
+    return TurnJournal(settings.data_dir.resolve() / "journal", settings.turns.journal_flush_s)
 
 
 def create_app(
@@ -40,12 +49,17 @@ def create_app(
         app.state.settings = settings
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
-        live, app.state.rate_limiter = build_live_backend(settings, db)
+        # With Redis a dead process's turns are recorded by the other replicas' sweepers
+        # (ADR 0010); the crash journal is the single process's way (ADR 0011).
+        journal = None if settings.redis_url else _journal(settings)
+        live, app.state.rate_limiter = build_live_backend(settings, db, journal)
         app.state.live_backend = live
         app.state.live_turns = live.local  # this process's own turns (server shutdown)
         await live.start()
         try:
             app.state.local_user_id = await ensure_local_user(db)
+            if journal is not None:  # before serving: an interrupted turn is recorded first
+                await recover_journal(db, journal.directory)
             app.state.local_principal = Principal(app.state.local_user_id, is_admin=True)
             if settings.seed_demo:
                 from pantheon.seed import seed_demo_room

@@ -52,6 +52,11 @@ class TurnSettings(BaseModel):
     history_messages: int = Field(default=40, ge=0)
     shutdown_grace_s: float = Field(default=30.0, ge=0)
     timeout_s: float = Field(default=600.0, gt=0, description="Deadline of one whole turn")
+    # The crash journal (docs/operations.md, "Crash journal"): <data_dir>/journal.
+    journal: bool = Field(default=True, description="Journal running turns for crash recovery")
+    journal_flush_s: float = Field(
+        default=0.2, gt=0, le=10.0, description="Longest time an event waits to be journalled"
+    )
 
 
 class ToolSettings(BaseModel):

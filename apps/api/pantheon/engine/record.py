@@ -35,7 +35,8 @@ Promises:
 
   Other modes: ``<Agent name>: <text>`` blocks separated by one blank line. Everywhere a
   failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
-  [cancelled]``; the synthesis block is omitted when there was no synthesis.
+  [cancelled]`` (``[interrupted]`` when its error code says the process running the turn
+  died: turns/interrupted.py); the synthesis block is omitted when there was no synthesis.
 """
 
 from __future__ import annotations
@@ -193,7 +194,8 @@ def _body(message: ProducedMessage) -> str:
     if message.status == "failed":
         return f"[failed: {message.error_code or 'error'}]"
     if message.status == "cancelled":
-        return f"{message.content} [cancelled]".lstrip()
+        cut = "interrupted" if message.error_code == "interrupted" else "cancelled"
+        return f"{message.content} [{cut}]".lstrip()
     return message.content
 
 

@@ -13,9 +13,10 @@ from pantheon.llm.types import Purpose
 Mode = Literal["standalone", "manual", "roundtable", "orchestrator"]
 # A room's mode: a room never runs 'standalone' (that needs a session opened on an agent).
 RoomMode = Literal["manual", "roundtable", "orchestrator"]
-# What the engine decides; "cancelled" and a broken engine's "failed" are decided above it.
+# What the engine decides; "cancelled" and a broken engine's "failed" are decided above it,
+# "interrupted" (the process running the turn died; recorded later) outside the turn.
 RecordStatus = Literal["completed", "partial", "failed"]
-TurnStatus = Literal["completed", "partial", "failed", "cancelled"]
+TurnStatus = Literal["completed", "partial", "failed", "cancelled", "interrupted"]
 MessageStatus = Literal["ok", "failed", "cancelled"]
 CallStatus = Literal["ok", "error", "cancelled"]
 MessageRole = Literal["user", "assistant", "manager"]

@@ -12,6 +12,8 @@ Promises:
   it in the database.
 - ``shutdown`` refuses new turns, waits ``grace`` seconds for running ones, then cancels
   the rest; each cancelled turn still records itself (status ``cancelled``).
+- With a ``TurnJournal`` (turns/journal.py), every started turn that carries its ``meta``
+  is journalled outside the one commit, so a crash of the process loses nothing.
 
 This registry holds the turns running in this process. It is the whole live-turn backend
 when there is one process; with Redis (``pantheon.turns.shared``) it holds this replica's
@@ -31,6 +33,7 @@ from typing import Any, Protocol
 from pantheon.engine.events import TurnEvent, event_to_json
 from pantheon.errors import Conflict, ServiceUnavailable
 from pantheon.turns.idempotency import ensure_same_request
+from pantheon.turns.meta import TurnMeta
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,22 @@ class TurnMirror(Protocol):
         """The turn is in the database: free its session before its final event goes out."""
 
 
+class TurnObserver(Protocol):
+    """Told of each published event and of the end, synchronously: keep it cheap."""
+
+    def published(self, event: PublishedEvent) -> None: ...
+
+    def closed(self) -> None: ...
+
+
+class Journal(Protocol):
+    def follow(self, live: LiveTurn) -> None:
+        """Start journalling ``live`` (it sets ``live.observer``)."""
+
+    async def drain(self) -> None:
+        """Wait until every journalled turn's file is written (and dropped if recorded)."""
+
+
 @dataclass(eq=False)
 class LiveTurn:
     turn_id: str
@@ -60,14 +79,15 @@ class LiveTurn:
     owner_id: uuid.UUID
     idempotency_key: str | None = None
     request_hash: str | None = None
-    mode: str = ""
-    message: str = ""
+    meta: TurnMeta | None = None  # what recording it ``interrupted`` would need
     mirror: TurnMirror | None = None
     events: list[PublishedEvent] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     finished: asyncio.Event = field(default_factory=asyncio.Event)
     started: bool = False
     cancel_requested: bool = False
+    recorded: bool = False  # its one commit succeeded
+    observer: TurnObserver | None = None
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def prepare(self, event: TurnEvent) -> PublishedEvent:
@@ -80,6 +100,8 @@ class LiveTurn:
         if self.mirror is not None:
             self.mirror.published(published)
         self._wake()
+        if self.observer is not None:
+            self.observer.published(published)
 
     def publish(self, event: TurnEvent) -> PublishedEvent:
         published = self.prepare(event)
@@ -92,6 +114,8 @@ class LiveTurn:
         if self.mirror is not None:
             self.mirror.closed()
         self._wake()
+        if self.observer is not None:
+            self.observer.closed()
 
     def _wake(self) -> None:
         self._changed.set()
@@ -137,7 +161,8 @@ class _KeyLock:
 class LiveTurnRegistry:
     """The app's running turns, by turn id and by session id."""
 
-    def __init__(self) -> None:
+    def __init__(self, journal: Journal | None = None) -> None:
+        self._journal = journal
         self._by_turn: dict[str, LiveTurn] = {}
         self._by_session: dict[str, LiveTurn] = {}
         self._key_locks: dict[tuple[uuid.UUID, str, str], _KeyLock] = {}
@@ -222,6 +247,8 @@ class LiveTurnRegistry:
         self._by_turn[live.turn_id] = live
         self._by_session[live.session_id] = live
         live.task = asyncio.create_task(self._run(live, body), name=f"turn-{live.turn_id}")
+        if self._journal is not None and live.meta is not None:
+            self._journal.follow(live)
 
     async def _run(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
@@ -240,6 +267,11 @@ class LiveTurnRegistry:
     async def shutdown(self, grace_s: float) -> None:
         """Stop taking turns, let running ones finish for ``grace_s``, cancel the rest."""
         self.accepting = False
+        await self._finish_turns(grace_s)
+        if self._journal is not None:
+            await self._journal.drain()
+
+    async def _finish_turns(self, grace_s: float) -> None:
         tasks = [t.task for t in self.running() if t.task is not None]
         if not tasks:
             return

@@ -148,6 +148,7 @@ async def _record_and_finish(
             )
         )
         return
+    live.recorded = True
     await _committed(live)
     live.append(last)
 

@@ -10,6 +10,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
@@ -22,6 +23,7 @@ from pantheon.turns import event_log
 from pantheon.turns.backend import LiveBackend, LiveView
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.live import LiveTurn
+from pantheon.turns.meta import TurnMeta
 from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.runner import TurnJob, execute_turn
@@ -89,14 +91,18 @@ class TurnService:
         snapshot = prepared.snapshot
         assert snapshot is not None
         job = TurnJob(snapshot, self.gateway, self.db, self.settings.turns.timeout_s, self.tools)
+        meta = TurnMeta(
+            turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=str(owner_id),
+            mode=snapshot.mode, message=snapshot.message, created_at=utcnow(),
+            idempotency_key=key, request_hash=body_hash,
+        )  # fmt: skip
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
             owner_id=owner_id,
             idempotency_key=key,
             request_hash=body_hash,
-            mode=snapshot.mode,
-            message=snapshot.message,
+            meta=meta,
         )
         joined = await self.registry.claim(live, lambda t: execute_turn(job, t))
         return StartedTurn(joined.turn_id, joined)

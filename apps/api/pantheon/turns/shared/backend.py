@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime
 import logging
 import uuid
 from collections.abc import Callable, Coroutine
@@ -187,14 +186,13 @@ class RedisLiveBackend:
 
 def _meta(live: LiveTurn) -> list[str]:
     """What another replica needs to follow the turn, or to record it if we die."""
+    assert live.meta is not None, "a shared turn carries its meta (turns/meta.py)"
     fields = {
         "turn_id": live.turn_id,
         "session_id": live.session_id,
         "owner_id": str(live.owner_id),
         "key": live.idempotency_key or "",
         "hash": live.request_hash or "",
-        "mode": live.mode,
-        "message": live.message,
-        "started_at": datetime.datetime.now(datetime.UTC).isoformat(),
+        "meta": live.meta.to_json(),
     }
     return [part for pair in fields.items() for part in pair]

@@ -3,49 +3,32 @@
 Each replica looks every ``sweep_interval_s`` for turns whose lease expiry has passed
 (the running set, scored by Redis's clock). For each, one replica wins a claim key
 (``SET NX``), checks that no live owner holds the lease, records the turn from its
-metadata and stream (the user's message and the text produced so far), then appends a
-final ``error`` event (``code: interrupted``) and the end marker, so every follower ends.
+metadata and stream with ``record_interrupted`` (turns/interrupted.py: the user's message
+and the text produced so far, once), then appends the same final ``error`` event
+(``code: interrupted``) and the end marker to the stream, so every follower ends.
 A recording that fails drops the claim: the next sweep tries again.
 """
 
 from __future__ import annotations
 
 import asyncio
-import datetime
 import logging
-import uuid
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
 
 from redis.exceptions import RedisError
 
-from pantheon.engine.events import ErrorEvent, event_to_json
+from pantheon.engine.events import event_to_json
+from pantheon.turns.interrupted import interrupted_event
+from pantheon.turns.meta import TurnMeta
 from pantheon.turns.shared.mirror import DATA_FIELD, END_FIELD, entry_id
 from pantheon.turns.shared.store import RedisStore
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 50
-INTERRUPTED_MESSAGE = "the server running this turn stopped; what it produced is kept"
-
-
-@dataclass(frozen=True, slots=True)
-class Abandoned:
-    """A turn whose owner died: its metadata and every event its stream held, the final
-    ``interrupted`` error included (JSON texts, seq 1, 2, 3 ...)."""
-
-    turn_id: str
-    session_id: str
-    owner_id: uuid.UUID
-    mode: str
-    message: str
-    idempotency_key: str | None
-    request_hash: str | None
-    started_at: datetime.datetime
-    events: list[str]
 
 
 # Records the turn; False when the database already has it (the owner committed, then died).
-RecordInterrupted = Callable[[Abandoned], Awaitable[bool]]
+RecordInterrupted = Callable[[TurnMeta, Sequence[str]], Awaitable[bool]]
 
 
 class Sweeper:
@@ -87,10 +70,8 @@ class Sweeper:
             await redis.zrem(keys.running, turn_id)
             return
         texts = [fields[DATA_FIELD] for _id, fields in entries]
-        final = ErrorEvent(turn_id=turn_id, code="interrupted", message=INTERRUPTED_MESSAGE)
-        texts.append(event_to_json(final))
         try:
-            recorded = await self._record(_abandoned(meta, texts))
+            recorded = await self._record(TurnMeta.from_json(meta["meta"]), texts)
         except Exception:
             log.exception("turn %s: could not record it as interrupted; will retry", turn_id)
             await redis.delete(keys.swept(turn_id))
@@ -99,7 +80,8 @@ class Sweeper:
             await redis.zrem(keys.running, turn_id)
             return
         last_seq = int(entries[-1][0].split("-", 1)[0]) if entries else 0
-        await self._finish(turn_id, last_seq + 1, texts[-1])
+        final = event_to_json(interrupted_event(turn_id))
+        await self._finish(turn_id, last_seq + 1, final)
         log.warning("turn %s: its replica stopped; recorded as interrupted", turn_id)
 
     async def _finish(self, turn_id: str, seq: int, final: str) -> None:
@@ -111,17 +93,3 @@ class Sweeper:
         pipe.pexpire(keys.meta(turn_id), ttl)
         pipe.zrem(keys.running, turn_id)
         await pipe.execute()
-
-
-def _abandoned(meta: dict[str, str], events: list[str]) -> Abandoned:
-    return Abandoned(
-        turn_id=meta["turn_id"],
-        session_id=meta["session_id"],
-        owner_id=uuid.UUID(meta["owner_id"]),
-        mode=meta.get("mode", ""),
-        message=meta.get("message", ""),
-        idempotency_key=meta.get("key") or None,
-        request_hash=meta.get("hash") or None,
-        started_at=datetime.datetime.fromisoformat(meta["started_at"]),
-        events=events,
-    )

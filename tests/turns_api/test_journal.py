@@ -1,0 +1,210 @@
+"""The crash journal's writer (turns/journal.py) on a real registry, without a database:
+what it writes, in which batches, and when it drops a turn's file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import pytest
+
+from pantheon.db.base import utcnow
+from pantheon.engine.events import (
+    AgentCompletedEvent,
+    DeltaEvent,
+    TokenUsage,
+    TurnStartedEvent,
+    event_to_json,
+)
+from pantheon.turns import journal as journal_module
+from pantheon.turns.journal import BATCH_EVENTS, TurnJournal
+from pantheon.turns.live import LiveTurn, LiveTurnRegistry
+from pantheon.turns.meta import TurnMeta
+from tests.waiting import until
+
+Body = Callable[[LiveTurn], Coroutine[Any, Any, None]]
+
+
+@pytest.fixture
+def batches(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every batch of event texts the journal wrote, in order (the real write still runs)."""
+    seen: list[list[str]] = []
+    real = journal_module._append
+
+    def counting(handle: BinaryIO, texts: list[str]) -> None:
+        seen.append(list(texts))
+        real(handle, texts)
+
+    monkeypatch.setattr(journal_module, "_append", counting)
+    return seen
+
+
+def _live(key: str | None = None) -> LiveTurn:
+    turn_id, session_id = str(uuid.uuid4()), str(uuid.uuid4())
+    meta = TurnMeta(
+        turn_id=turn_id, session_id=session_id, owner_id=str(uuid.uuid4()), mode="standalone",
+        message="hello", created_at=utcnow(), idempotency_key=key,
+    )  # fmt: skip
+    return LiveTurn(turn_id, session_id, uuid.uuid4(), idempotency_key=key, meta=meta)
+
+
+def _started(live: LiveTurn) -> TurnStartedEvent:
+    return TurnStartedEvent(
+        turn_id=live.turn_id, session_id=live.session_id, mode="standalone", agents=["a"]
+    )
+
+
+def _delta(live: LiveTurn, text: str) -> DeltaEvent:
+    return DeltaEvent(turn_id=live.turn_id, agent_key="a", text=text)
+
+
+def _entries(directory: Path) -> list[Path]:
+    return sorted(directory.iterdir())
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().split("\n")[:-1] if path.exists() else []
+
+
+async def test_deltas_wait_for_an_agent_boundary_and_go_in_one_batch(
+    tmp_path: Path, batches: list[list[str]]
+) -> None:
+    journal = TurnJournal(tmp_path, flush_s=60.0)  # no timer flush within this test
+    registry = LiveTurnRegistry(journal)
+    live, gate = _live(), asyncio.Event()
+
+    async def body(turn: LiveTurn) -> None:
+        turn.publish(_started(turn))
+        await gate.wait()
+        for i in range(10):
+            turn.publish(_delta(turn, f"t{i}"))
+        turn.publish(
+            AgentCompletedEvent(turn_id=turn.turn_id, agent_key="a", text="", usage=TokenUsage())
+        )
+        await asyncio.Event().wait()  # runs until cancelled
+
+    registry.join_or_start(live, body)
+    path = journal.path(live.turn_id)
+    await until(lambda: len(_lines(path)) == 2)
+    assert TurnMeta.from_json(_lines(path)[0]) == live.meta
+    gate.set()
+    await until(lambda: len(_lines(path)) == 13)
+    assert _lines(path)[1:] == [p.data for p in live.events]
+    assert [len(batch) for batch in batches] == [1, 11]  # ten deltas, one write
+    live.cancel()
+    await journal.drain()
+
+
+async def test_deltas_alone_are_written_within_the_flush_interval(
+    tmp_path: Path, batches: list[list[str]]
+) -> None:
+    journal = TurnJournal(tmp_path, flush_s=0.05)
+    registry = LiveTurnRegistry(journal)
+    live, gate = _live(), asyncio.Event()
+
+    async def body(turn: LiveTurn) -> None:
+        turn.publish(_started(turn))
+        await gate.wait()
+        for i in range(20):
+            turn.publish(_delta(turn, f"t{i}"))
+        await asyncio.Event().wait()
+
+    registry.join_or_start(live, body)
+    path = journal.path(live.turn_id)
+    await until(lambda: len(_lines(path)) == 2)
+    gate.set()
+    await until(lambda: len(_lines(path)) == 22)
+    assert [len(batch) for batch in batches] == [1, 20]
+    live.cancel()
+    await journal.drain()
+
+
+async def test_a_long_run_of_deltas_is_written_at_the_batch_size(tmp_path: Path) -> None:
+    journal = TurnJournal(tmp_path, flush_s=60.0)
+    registry = LiveTurnRegistry(journal)
+    live, gate = _live(), asyncio.Event()
+
+    async def body(turn: LiveTurn) -> None:
+        turn.publish(_started(turn))
+        await gate.wait()
+        for i in range(BATCH_EVENTS):
+            turn.publish(_delta(turn, f"t{i}"))
+        await asyncio.Event().wait()
+
+    registry.join_or_start(live, body)
+    path = journal.path(live.turn_id)
+    await until(lambda: len(_lines(path)) == 2)
+    gate.set()
+    await until(lambda: len(_lines(path)) == 2 + BATCH_EVENTS)
+    live.cancel()
+    await journal.drain()
+
+
+@pytest.mark.parametrize("committed", [True, False])
+async def test_the_file_is_dropped_once_the_commit_succeeded_and_kept_otherwise(
+    tmp_path: Path, committed: bool
+) -> None:
+    journal = TurnJournal(tmp_path, flush_s=60.0)
+    registry = LiveTurnRegistry(journal)
+    live, gate = _live(key="k"), asyncio.Event()
+
+    async def body(turn: LiveTurn) -> None:
+        turn.publish(_started(turn))
+        await gate.wait()
+        turn.publish(_delta(turn, "partial answer"))
+        turn.recorded = committed  # what the runner sets after its commit
+
+    registry.join_or_start(live, body)
+    path = journal.path(live.turn_id)
+    await until(lambda: len(_lines(path)) == 2)
+    gate.set()
+    await live.finished.wait()
+    await journal.drain()
+    assert path.exists() is not committed
+    if not committed:
+        texts = _lines(path)[1:]
+        assert texts == [p.data for p in live.events]
+        assert json.loads(texts[-1])["text"] == "partial answer"
+
+
+async def test_a_turn_committed_before_its_writer_ran_never_touches_the_disk(
+    tmp_path: Path,
+) -> None:
+    journal = TurnJournal(tmp_path, flush_s=60.0)
+    registry = LiveTurnRegistry(journal)
+    live = _live()
+
+    async def body(turn: LiveTurn) -> None:
+        turn.publish(_started(turn))
+        turn.recorded = True
+
+    registry.join_or_start(live, body)
+    await live.finished.wait()
+    await journal.drain()
+    assert _entries(tmp_path) == []
+
+
+async def test_turns_without_meta_or_an_unwritable_journal_still_run(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-directory"
+    blocked.write_text("")
+    registry = LiveTurnRegistry(TurnJournal(blocked, flush_s=0.01))
+    done: list[str] = []
+
+    async def body(turn: LiveTurn) -> None:
+        turn.publish(_started(turn))
+        await asyncio.sleep(0)
+        turn.publish(_delta(turn, "x"))
+        done.append(turn.turn_id)
+
+    bare = LiveTurn(str(uuid.uuid4()), str(uuid.uuid4()), uuid.uuid4())
+    for live in (_live(), bare):
+        registry.join_or_start(live, body)
+        await asyncio.wait_for(live.finished.wait(), 30)
+    await registry.shutdown(1.0)
+    assert len(done) == 2
+    assert _entries(tmp_path) == [blocked]
+    assert bare.events[0].data == event_to_json(_started(bare))
