@@ -141,24 +141,34 @@ class TurnService:
         """The turn's events after ``after``: live when running, else from the event log.
 
         Raises 404 before the first event, so the route can answer with a plain error."""
-        live = await self.live_turn(owner_id, turn_id)
+        live, down = await self._running(owner_id, turn_id)
         if live is not None:
             return live.stream(after)
         turn = await self._finished(owner_id, turn_id)
         if turn is None:
-            raise not_found("turn", turn_id)
+            raise down or not_found("turn", turn_id)
         return self._replay(turn.id, after)
+
+    async def _running(
+        self, owner_id: uuid.UUID, turn_id: str
+    ) -> tuple[LiveView | None, ServiceUnavailable | None]:
+        """The running turn, or why it could not be looked up (a shared backend that is
+        down): a finished turn is still served from the database meanwhile."""
+        try:
+            return await self.live_turn(owner_id, turn_id), None
+        except ServiceUnavailable as exc:
+            return None, exc
 
     def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[tuple[int, str]]:
         return replay_events(self.db, turn_id, after)
 
     async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:
         """Stop a running turn; what it produced so far is kept (status ``cancelled``)."""
-        live = await self.live_turn(owner_id, turn_id)
+        live, down = await self._running(owner_id, turn_id)
         if live is None:
             turn = await self._finished(owner_id, turn_id)
             if turn is None:
-                raise not_found("turn", turn_id)
+                raise down or not_found("turn", turn_id)
             raise Conflict(f"turn {turn_id} already finished with status '{turn.status}'")
         live.cancel()
         await live.wait_finished()

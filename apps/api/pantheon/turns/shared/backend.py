@@ -90,7 +90,7 @@ class RedisLiveBackend:
                 )
             )
             if holder is None:
-                self._run_here(live, body)
+                await self._run_here(live, body)
                 return live
             running = await self.find(holder)
             if running is None:
@@ -104,9 +104,17 @@ class RedisLiveBackend:
             )
         raise Conflict(f"session {live.session_id} is busy; retry", running_turn_id=None)
 
-    def _run_here(
+    async def _run_here(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
     ) -> None:
+        if not self._local.accepting:  # shutdown began during the claim: give it back
+            keys = self.store.keys
+            await checked(
+                self.store.release(
+                    keys=[keys.lease(live.session_id), keys.running], args=[live.turn_id]
+                )
+            )
+            self._local.ensure_accepting()
         mirror = StreamMirror(self.store, live)
         live.mirror = mirror
         self._mirrors[live.turn_id] = mirror

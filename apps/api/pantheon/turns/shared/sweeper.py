@@ -46,6 +46,8 @@ class Sweeper:
                 await self.sweep_once()
             except (RedisError, OSError) as exc:
                 log.warning("interrupted-turn sweep failed (%s)", exc)
+            except Exception:  # the sweeper must outlive any one bad turn
+                log.exception("interrupted-turn sweep failed")
 
     async def sweep_once(self) -> None:
         """Record every turn whose lease lapsed and whose stream has no end."""
