@@ -34,7 +34,7 @@ async def test_a_turn_commits_when_redis_goes_away_and_new_turns_get_503(
             events = turn.seen
             assert types(events)[-1] == "turn_completed"
             assert events[-1][1]["status"] == "completed"
-            detail = await http.get(f"/v1/turns/{events[0][1]['turn_id']}")
+            detail = await http.get(f"/v1/turns/{events[0][1]['turn_id']}")  # no Redis needed
             assert detail.status_code == 200, detail.text
             assert detail.json()["status"] == "completed"
             assert "".join(WORDS).strip() in detail.json()["output"]
@@ -44,5 +44,12 @@ async def test_a_turn_commits_when_redis_goes_away_and_new_turns_get_503(
             refused = await http.post(turns, json={"message": "next"})
             assert refused.status_code == 503, refused.text
             assert "Redis" in refused.json()["detail"]
+
+            # What the database has is still served; what only Redis knows is a 503.
+            turn_id = events[0][1]["turn_id"]
+            async with open_stream(http, f"/v1/turns/{turn_id}/events") as replay:
+                assert await replay.rest() == events
+            unknown = await http.post("/v1/turns/00000000-0000-4000-8000-000000000000/cancel")
+            assert unknown.status_code == 503, unknown.text
     finally:
         await a.stop()
