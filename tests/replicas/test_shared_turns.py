@@ -1,9 +1,12 @@
 """Two real replicas on one PostgreSQL database and one Redis serve one user with no
 sticky routing: a turn started on A is followed, resumed, joined and cancelled on B; B
-refuses a second turn of the session; the turn rate limit counts on both together."""
+refuses a second turn of the session; of concurrent POSTs on both, exactly one runs; the
+turn rate limit counts on both together."""
 
 from __future__ import annotations
 
+import asyncio
+from asyncio import FIRST_COMPLETED
 from pathlib import Path
 
 import pytest
@@ -22,7 +25,7 @@ async def test_any_replica_follows_resumes_joins_and_cancels_a_turn(
     tmp_path: Path, upstream: MockOpenAI, redis: RedisServer, database_url: str
 ) -> None:
     upstream.queue(SLOW)
-    env = {"PANTHEON_LIMITS__TURNS_PER_MINUTE": "5"}
+    env = {"PANTHEON_LIMITS__TURNS_PER_MINUTE": "9"}
     a = await start_replica(replica_env(tmp_path / "a", database_url, redis.url, upstream, **env))
     b = await start_replica(replica_env(tmp_path / "b", database_url, redis.url, upstream, **env))
     try:
@@ -70,10 +73,30 @@ async def test_any_replica_follows_resumes_joins_and_cancels_a_turn(
             async with open_stream(on_b, events) as replay:
                 assert await replay.rest() == everything
 
-            # The rate limit counts both replicas: 3 turns so far, 5 a minute.
-            assert (await on_a.post(turns, json={"message": "4"})).status_code == 201
-            assert (await on_b.post(turns, json={"message": "5"})).status_code == 201
-            limited = await on_a.post(turns, json={"message": "6"})
+            # Four POSTs for a new session at once, two per replica: exactly one runs.
+            upstream.queue(Reply(chunks=["a ", "b ", "c "], hang_after=2, hang_s=60))
+            other = (await create_session(on_a, room["id"]))["id"]
+            burst = [  # rate: 4-7
+                asyncio.create_task(http.post(f"/v1/sessions/{other}/turns", json={"message": m}))
+                for m, http in (("1", on_a), ("2", on_b), ("3", on_a), ("4", on_b))
+            ]
+            refusals: list[str] = []
+            while len(refusals) < 3:
+                done, _ = await asyncio.wait(burst, timeout=60, return_when=FIRST_COMPLETED)
+                assert done, "no POST of the burst answered"
+                for task in done:
+                    burst.remove(task)
+                    assert task.result().status_code == 409, task.result().text
+                    refusals.append(task.result().json()["running_turn_id"])
+            assert len(set(refusals)) == 1  # all name the one running turn
+            assert (await on_b.post(f"/v1/turns/{refusals[0]}/cancel")).status_code == 200
+            (winner,) = burst
+            assert (await winner).json()["id"] == refusals[0]
+
+            # The rate limit counts both replicas: 7 turns so far, 9 a minute.
+            assert (await on_a.post(turns, json={"message": "8"})).status_code == 201
+            assert (await on_b.post(turns, json={"message": "9"})).status_code == 201
+            limited = await on_a.post(turns, json={"message": "10"})
             assert limited.status_code == 429, limited.text
             assert int(limited.headers["Retry-After"]) >= 1
     finally:
