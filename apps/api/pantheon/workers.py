@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import signal
 import socket
 import time
@@ -50,6 +51,9 @@ def refuse_workers(settings: Settings, workers: int) -> str | None:
 
 def _worker(sock: socket.socket) -> None:
     """One worker: the whole app on the shared socket (runs in a spawned process)."""
+    # Its own process group: a terminal's Ctrl-C reaches only the parent, which forwards
+    # one SIGTERM (a second signal would make uvicorn skip the turns' grace period).
+    os.setpgid(0, 0)
     from pantheon.main import create_app
     from pantheon.server import TurnAwareServer, run_event_loop
 
