@@ -81,3 +81,29 @@ async def test_a_running_turn_is_409_then_its_record_and_a_changed_body_is_422(
     detail = await shared_http.get(f"/v1/turns/{turn_id}")
     assert detail.status_code == 200
     assert detail.json()["status"] == "completed"
+
+
+async def test_a_turn_running_past_its_lease_keeps_renewing_it(
+    settings: Settings, scripted: ScriptedProvider, redis: RedisServer
+) -> None:
+    fast = settings.redis.model_copy(update={"lease_s": 1.0, "sweep_interval_s": 0.2})
+    app = create_app(
+        settings.model_copy(update={"redis_url": redis.url, "redis": fast}), scripted=scripted
+    )
+    scripted.script(" ".join(f"w{i}" for i in range(40)), agent="alpha", chunk_delay_s=0.2)
+    store = Redis.from_url(redis.url, decode_responses=True, socket_timeout=5)
+    async with LifespanManager(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            room = await create_room(http, ["alpha"])
+            session = (await create_session(http, room["id"]))["id"]
+            url = f"/v1/sessions/{session}/turns"
+            post = asyncio.create_task(http.post(url, json={"message": "x"}))
+            await until(app.state.live_turns.running)
+            (live,) = app.state.live_turns.running()
+            await asyncio.sleep(2.5)  # two and a half leases: only renewal keeps it
+            assert not live.finished.is_set(), "the scripted turn is meant to run ~8 s"
+            assert await store.get(f"pantheon:lease:{session}") == live.turn_id
+            answer = await post
+    await store.aclose()
+    assert answer.json()["status"] == "completed"

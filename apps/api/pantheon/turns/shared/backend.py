@@ -141,32 +141,41 @@ class RedisLiveBackend:
         await self.store.aclose()
 
     async def _renew_leases(self) -> None:
-        """Every third of the lease: renew each local turn's lease; act on a cancel flag
-        (a missed cancel message), or on a lease lost to the sweeper."""
-        keys = self.store.keys
+        """Every third of the lease: renew every local turn's lease in one round trip;
+        act on a cancel flag (a missed cancel message), or on a lease lost to the sweeper."""
         while True:
             await asyncio.sleep(self.store.settings.lease_s / 3)
-            for live in self._local.running():
-                if live.mirror is None:
-                    continue
-                try:
-                    verdict = await self.store.renew(
-                        keys=[
-                            keys.lease(live.session_id),
-                            keys.running,
-                            keys.swept(live.turn_id),
-                            keys.cancel(live.turn_id),
-                        ],
-                        args=[live.turn_id, self.store.lease_ms],
-                    )
-                except (RedisError, OSError) as exc:
-                    log.warning("turn %s: lease not renewed (%s)", live.turn_id, exc)
-                    continue
+            shared = [live for live in self._local.running() if live.mirror is not None]
+            if not shared:
+                continue
+            try:
+                verdicts = await self._renew(shared)
+            except (RedisError, OSError) as exc:
+                log.warning("%d lease(s) not renewed (%s)", len(shared), exc)
+                continue
+            for live, verdict in zip(shared, verdicts, strict=True):
                 if verdict == "cancel":
                     live.cancel()
                 elif verdict in ("lost", "swept"):
                     log.warning("turn %s: lease %s; stopping it", live.turn_id, verdict)
                     live.cancel()
+
+    async def _renew(self, turns: list[LiveTurn]) -> list[str]:
+        keys = self.store.keys
+        pipe = self.store.redis.pipeline(transaction=False)
+        for live in turns:  # awaiting a script on a pipeline only queues it
+            await self.store.renew(
+                keys=[
+                    keys.lease(live.session_id),
+                    keys.running,
+                    keys.swept(live.turn_id),
+                    keys.cancel(live.turn_id),
+                ],
+                args=[live.turn_id, self.store.lease_ms],
+                client=pipe,
+            )
+        verdicts: list[str] = await pipe.execute()
+        return verdicts
 
     async def _listen_for_cancels(self) -> None:
         """Cancel messages for turns running here; reconnects after a Redis failure."""
