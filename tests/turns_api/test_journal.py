@@ -70,7 +70,7 @@ def _lines(path: Path) -> list[str]:
     return path.read_text().split("\n")[:-1] if path.exists() else []
 
 
-async def test_deltas_wait_for_an_agent_boundary_and_go_in_one_batch(
+async def test_after_the_first_write_a_boundary_writes_at_once_and_deltas_wait(
     tmp_path: Path, batches: list[list[str]]
 ) -> None:
     journal = TurnJournal(tmp_path, flush_s=60.0)  # no timer flush within this test
@@ -79,9 +79,11 @@ async def test_deltas_wait_for_an_agent_boundary_and_go_in_one_batch(
 
     async def body(turn: LiveTurn) -> None:
         turn.publish(_started(turn))
+        for i in range(BATCH_EVENTS):  # enough to be written without the timer
+            turn.publish(_delta(turn, f"t{i}"))
         await gate.wait()
         for i in range(10):
-            turn.publish(_delta(turn, f"t{i}"))
+            turn.publish(_delta(turn, f"u{i}"))
         turn.publish(
             AgentCompletedEvent(turn_id=turn.turn_id, agent_key="a", text="", usage=TokenUsage())
         )
@@ -89,17 +91,17 @@ async def test_deltas_wait_for_an_agent_boundary_and_go_in_one_batch(
 
     registry.join_or_start(live, body)
     path = journal.path(live.turn_id)
-    await until(lambda: len(_lines(path)) == 2)
+    await until(lambda: len(_lines(path)) == 2 + BATCH_EVENTS)
     assert TurnMeta.from_json(_lines(path)[0]) == live.meta
     gate.set()
-    await until(lambda: len(_lines(path)) == 13)
+    await until(lambda: len(_lines(path)) == 2 + BATCH_EVENTS + 11)
     assert _lines(path)[1:] == [p.data for p in live.events]
-    assert [len(batch) for batch in batches] == [1, 11]  # ten deltas, one write
+    assert [len(batch) for batch in batches] == [1 + BATCH_EVENTS, 11]  # one write each
     live.cancel()
     await journal.drain()
 
 
-async def test_deltas_alone_are_written_within_the_flush_interval(
+async def test_the_first_write_and_lone_deltas_come_after_the_flush_interval(
     tmp_path: Path, batches: list[list[str]]
 ) -> None:
     journal = TurnJournal(tmp_path, flush_s=0.05)
@@ -108,17 +110,19 @@ async def test_deltas_alone_are_written_within_the_flush_interval(
 
     async def body(turn: LiveTurn) -> None:
         turn.publish(_started(turn))
-        await gate.wait()
         for i in range(20):
             turn.publish(_delta(turn, f"t{i}"))
+        await gate.wait()
+        for i in range(20):
+            turn.publish(_delta(turn, f"u{i}"))
         await asyncio.Event().wait()
 
     registry.join_or_start(live, body)
     path = journal.path(live.turn_id)
-    await until(lambda: len(_lines(path)) == 2)
-    gate.set()
     await until(lambda: len(_lines(path)) == 22)
-    assert [len(batch) for batch in batches] == [1, 20]
+    gate.set()
+    await until(lambda: len(_lines(path)) == 42)
+    assert [len(batch) for batch in batches] == [21, 20]
     live.cancel()
     await journal.drain()
 
@@ -130,16 +134,19 @@ async def test_a_long_run_of_deltas_is_written_at_the_batch_size(tmp_path: Path)
 
     async def body(turn: LiveTurn) -> None:
         turn.publish(_started(turn))
-        await gate.wait()
-        for i in range(BATCH_EVENTS):
-            turn.publish(_delta(turn, f"t{i}"))
+        for round_ in range(2):
+            await gate.wait()
+            gate.clear()
+            for i in range(BATCH_EVENTS):
+                turn.publish(_delta(turn, f"t{round_}.{i}"))
         await asyncio.Event().wait()
 
     registry.join_or_start(live, body)
     path = journal.path(live.turn_id)
-    await until(lambda: len(_lines(path)) == 2)
-    gate.set()
+    gate.set()  # before the first write is due
     await until(lambda: len(_lines(path)) == 2 + BATCH_EVENTS)
+    gate.set()  # after it
+    await until(lambda: len(_lines(path)) == 2 + 2 * BATCH_EVENTS)
     live.cancel()
     await journal.drain()
 
@@ -148,7 +155,7 @@ async def test_a_long_run_of_deltas_is_written_at_the_batch_size(tmp_path: Path)
 async def test_the_file_is_dropped_once_the_commit_succeeded_and_kept_otherwise(
     tmp_path: Path, committed: bool
 ) -> None:
-    journal = TurnJournal(tmp_path, flush_s=60.0)
+    journal = TurnJournal(tmp_path, flush_s=0.02)
     registry = LiveTurnRegistry(journal)
     live, gate = _live(key="k"), asyncio.Event()
 
@@ -171,8 +178,9 @@ async def test_the_file_is_dropped_once_the_commit_succeeded_and_kept_otherwise(
         assert json.loads(texts[-1])["text"] == "partial answer"
 
 
-async def test_a_turn_committed_before_its_writer_ran_never_touches_the_disk(
-    tmp_path: Path,
+@pytest.mark.parametrize("committed", [True, False])
+async def test_a_turn_that_ends_before_its_first_write_is_due_is_kept_only_if_uncommitted(
+    tmp_path: Path, committed: bool
 ) -> None:
     journal = TurnJournal(tmp_path, flush_s=60.0)
     registry = LiveTurnRegistry(journal)
@@ -180,12 +188,16 @@ async def test_a_turn_committed_before_its_writer_ran_never_touches_the_disk(
 
     async def body(turn: LiveTurn) -> None:
         turn.publish(_started(turn))
-        turn.recorded = True
+        await asyncio.sleep(0)
+        turn.recorded = committed
 
     registry.join_or_start(live, body)
     await live.finished.wait()
     await journal.drain()
-    assert _entries(tmp_path) == []
+    expected = [] if committed else [journal.path(live.turn_id)]
+    assert _entries(tmp_path) == expected
+    if not committed:
+        assert _lines(expected[0])[1:] == [live.events[0].data]
 
 
 async def test_turns_without_meta_or_an_unwritable_journal_still_run(tmp_path: Path) -> None:
