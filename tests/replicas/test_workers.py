@@ -1,9 +1,11 @@
 """``pantheon serve --workers N``: refused without PostgreSQL and Redis (saying which is
-missing), and with both, N workers serve one port and share its turns."""
+missing), and with both, N workers serve one port and share its turns; a killed worker
+is replaced; SIGTERM lets the running turn finish."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from tests.llm.mock_openai import MockOpenAI, Reply
 from tests.redis_server import RedisServer
 from tests.replicas.cluster import replica_env, start_replica
 from tests.sse import open_stream, types
+from tests.waiting import until
 
 PG_URL = "postgresql+asyncpg://u:p@127.0.0.1:1/x"
 
@@ -61,9 +64,14 @@ def _workers_of(pid: int) -> list[int]:
     ]
 
 
+def _replaced(pid: int, dead: int) -> bool:
+    workers = _workers_of(pid)
+    return len(workers) == 2 and dead not in workers
+
+
 @pytest.mark.redis
 @pytest.mark.postgres
-async def test_two_workers_serve_one_port_and_drain_on_sigterm(
+async def test_two_workers_serve_one_port_replace_the_dead_and_drain_on_sigterm(
     tmp_path: Path, upstream: MockOpenAI, redis: RedisServer, database_url: str
 ) -> None:
     words = [f"w{i} " for i in range(40)]
@@ -71,7 +79,9 @@ async def test_two_workers_serve_one_port_and_drain_on_sigterm(
     env = replica_env(tmp_path / "w", database_url, redis.url, upstream)
     server = await start_replica(env, ["--workers", "2"])
     try:
-        assert len(_workers_of(server.process.pid)) == 2
+        killed, _other = _workers_of(server.process.pid)
+        os.kill(killed, signal.SIGKILL)  # a worker that dies is replaced
+        await until(lambda: _replaced(server.process.pid, killed), attempts=3000)
         async with server.client() as http:
             room = await create_room(http, ["alpha"])
             session = (await create_session(http, room["id"]))["id"]

@@ -5,8 +5,9 @@ spreads connections between them); each worker is a whole server of its own, wit
 own ``TurnAwareServer`` and so its own shutdown grace period. Workers share running
 turns, leases, cancels and rate limits through Redis, and the record through PostgreSQL:
 ``refuse_workers`` says why anything else cannot work. The parent forwards SIGTERM and
-SIGINT to every worker and waits for each to drain; a worker that dies is replaced,
-unless it dies while starting (then the parent stops: a broken setup would loop).
+SIGINT to every worker and waits for each to drain; a worker that dies (killed, or
+failing later) is replaced, one that fails while starting stops the parent (a broken
+setup would only fail again).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from multiprocessing.context import SpawnProcess
 from types import FrameType
 
 import uvicorn
+from uvicorn.config import STARTUP_FAILURE
 
 from pantheon.settings import Settings
 
 log = logging.getLogger("pantheon")
-STARTUP_S = 15.0  # a worker that dies sooner is taken as a broken setup
+STARTUP_S = 15.0  # a worker that fails (exit > 0) sooner is taken as a broken setup
 POLL_S = 0.5
 
 
@@ -106,8 +108,12 @@ class Supervisor:
         for index, (process, started) in enumerate(self._workers):
             if process.is_alive():
                 continue
-            if time.monotonic() - started < STARTUP_S:
-                log.error("worker %s exited while starting (%s)", process.pid, process.exitcode)
+            code = process.exitcode or 0
+            failed = code == STARTUP_FAILURE or (
+                code > 0 and time.monotonic() - started < STARTUP_S
+            )
+            if failed:  # it could not start: another would fail the same way
+                log.error("worker %s could not start (exit %s); stopping", process.pid, code)
                 return 1
             log.warning("worker %s died (%s); starting another", process.pid, process.exitcode)
             self._workers[index] = self._spawn()
