@@ -23,6 +23,7 @@ from pantheon.main import create_app
 from pantheon.server import TurnAwareServer, run_event_loop
 from pantheon.settings import Settings
 from pantheon.users.commands import add_commands, run_command
+from pantheon.workers import refuse_workers, serve_workers
 
 
 async def _serve(settings: Settings, host: str, port: int) -> None:
@@ -61,6 +62,12 @@ def _parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="start the API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes behind the port (N > 1 needs PostgreSQL and Redis)",
+    )
     commands.add_parser("migrate", help="upgrade the database schema to the latest revision")
     local = commands.add_parser("run-local", help="local model + API + demo room (make run)")
     local.add_argument("--host", default="127.0.0.1")
@@ -97,6 +104,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
     if args.command in ("serve", "run-local"):
         refusal = refuse_unsafe_bind(settings, args.host)
+        if refusal is None and args.command == "serve":
+            refusal = refuse_workers(settings, args.workers)
         if refusal is not None:
             print(refusal, file=sys.stderr)
             return 2
@@ -105,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             asyncio.run(run_command(settings, args, sys.stdout))
         elif args.command == "budgets":
             asyncio.run(run_budget_command(settings, args, sys.stdout))
+        elif args.command == "serve" and args.workers > 1:
+            return serve_workers(args.host, args.port, args.workers)
         elif args.command == "serve":
             run_event_loop(_serve(settings, args.host, args.port))
         elif args.command == "migrate":

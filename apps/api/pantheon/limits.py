@@ -1,9 +1,9 @@
 """Denial-of-wallet guards: turns per minute per key, and the request body size.
 
 The rate limiter is a sliding-window log per API key (per user in local mode), held in
-process memory: with several API processes each one enforces the limit on its own, so the
-effective limit is ``turns_per_minute`` times the process count (documented in
-docs/security.md). The body limit is an ASGI middleware, so it also covers bodies sent
+process memory; with ``PANTHEON_REDIS_URL`` set, every replica shares one log per key in
+Redis (``turns.shared.rate``), so the limit holds across replicas and workers. The body
+limit is an ASGI middleware, so it also covers bodies sent
 without ``Content-Length`` (chunked): it counts the bytes as they arrive, and bounds the
 time they may take to arrive.
 """
@@ -18,7 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import Request
 from starlette.exceptions import HTTPException
@@ -31,6 +31,11 @@ Scope = dict[str, Any]
 Message = dict[str, Any]
 ASGIApp = Callable[..., Any]
 WINDOW_S = 60.0
+
+
+class TurnRateLimiter(Protocol):
+    async def allow(self, key: str, limit: int, window_s: float = WINDOW_S) -> float | None:
+        """Count an event and return ``None``, or the seconds to wait when over the limit."""
 
 
 class RateLimiter:
@@ -51,12 +56,15 @@ class RateLimiter:
         events.append(now)
         return None
 
+    async def allow(self, key: str, limit: int, window_s: float = WINDOW_S) -> float | None:
+        return self.hit(key, limit, window_s)
+
 
 async def limit_turn_rate(request: Request, principal: PrincipalDep, settings: SettingsDep) -> None:
     """429 with ``Retry-After`` when this key started too many turns in the last minute."""
-    limiter: RateLimiter = request.app.state.rate_limiter
+    limiter: TurnRateLimiter = request.app.state.rate_limiter
     per_minute = settings.limits.turns_per_minute
-    wait = limiter.hit(f"turns:{principal.limit_key}", per_minute)
+    wait = await limiter.allow(f"turns:{principal.limit_key}", per_minute)
     if wait is not None:
         retry_after = max(1, math.ceil(wait))
         raise TooManyRequests(

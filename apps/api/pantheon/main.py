@@ -14,7 +14,7 @@ from pantheon.db.engine import Database
 from pantheon.errors import install_error_handlers
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
-from pantheon.limits import BodySizeLimit, RateLimiter, upload_limits
+from pantheon.limits import BodySizeLimit, upload_limits
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
@@ -23,7 +23,7 @@ from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.journal import TurnJournal
 from pantheon.turns.journal_recovery import recover_journal
-from pantheon.turns.live import LiveTurnRegistry
+from pantheon.turns.live_backend import build_live_backend
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
@@ -49,9 +49,13 @@ def create_app(
         app.state.settings = settings
         app.state.db = db
         app.state.gateway = build_gateway(settings, http, scripted=scripted)
-        journal = _journal(settings)
-        app.state.live_turns = live_turns = LiveTurnRegistry(journal)
-        app.state.rate_limiter = RateLimiter()
+        # With Redis a dead process's turns are recorded by the other replicas' sweepers
+        # (ADR 0010); the crash journal is the single process's way (ADR 0011).
+        journal = None if settings.redis_url else _journal(settings)
+        live, app.state.rate_limiter = build_live_backend(settings, db, journal)
+        app.state.live_backend = live
+        app.state.live_turns = live.local  # this process's own turns (server shutdown)
+        await live.start()
         try:
             app.state.local_user_id = await ensure_local_user(db)
             if journal is not None:  # before serving: an interrupted turn is recorded first
@@ -72,7 +76,7 @@ def create_app(
                     )
                     app.state.tools = toolbox
                     yield
-                    await live_turns.shutdown(settings.turns.shutdown_grace_s)
+                    await live.shutdown(settings.turns.shutdown_grace_s)
             finally:
                 await ingest.stop()
         finally:

@@ -106,6 +106,24 @@ class LimitSettings(BaseModel):
     max_roster: int = Field(default=12, ge=1, le=100)
 
 
+class RedisSettings(BaseModel):
+    """Live turns shared between replicas (``PANTHEON_REDIS_URL``; docs/operations.md)."""
+
+    lease_s: float = Field(
+        default=10.0, ge=1.0, le=300.0, description="A session's running-turn lease"
+    )
+    timeout_s: float = Field(default=2.0, gt=0, le=60.0, description="One Redis command")
+    block_s: float = Field(default=5.0, gt=0, le=60.0, description="One XREAD BLOCK wait")
+    sweep_interval_s: float = Field(
+        default=2.0, gt=0, le=60.0, description="How often expired leases are looked for"
+    )
+    stream_maxlen: int = Field(default=100_000, ge=100, description="Events kept per turn")
+    stream_ttl_s: float = Field(
+        default=3600.0, ge=60.0, description="Events and metadata kept after a turn ends"
+    )
+    key_prefix: str = Field(default="pantheon", min_length=1, max_length=64)
+
+
 class KnowledgeSettings(BaseModel):
     """Documents and search (docs/knowledge.md): upload size, embedder, chunking, ingest."""
 
@@ -149,6 +167,9 @@ class Settings(BaseSettings):
     # is set (only for a container whose published port is itself bound to loopback).
     allow_local_on_any_host: bool = False
     seed_demo: bool = False
+    # Redis shares running turns, leases, cancels and rate limits between replicas;
+    # empty: everything stays in this process (one server).
+    redis_url: str = ""
     log_level: str = "INFO"
 
     llm: LLMSettings = LLMSettings()
@@ -160,6 +181,7 @@ class Settings(BaseSettings):
     tools: ToolSettings = ToolSettings()
     context: ContextSettings = ContextSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    redis: RedisSettings = RedisSettings()
 
     @property
     def resolved_config_file(self) -> Path | None:

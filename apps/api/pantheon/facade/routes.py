@@ -18,7 +18,7 @@ from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, o
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
 from pantheon.facade.service import FacadeService
 from pantheon.limits import limit_turn_rate
-from pantheon.turns.live import LiveTurnRegistry
+from pantheon.turns.backend import LiveBackend
 from pantheon.turns.service import TurnService
 
 router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)
@@ -28,7 +28,7 @@ SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering
 def _service(
     request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
 ) -> FacadeService:
-    registry: LiveTurnRegistry = request.app.state.live_turns
+    registry: LiveBackend = request.app.state.live_backend
     tools: ToolRunner = request.app.state.tools
     return FacadeService(TurnService(db, gateway, settings, registry, tools))
 

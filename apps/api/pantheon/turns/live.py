@@ -14,6 +14,10 @@ Promises:
   the rest; each cancelled turn still records itself (status ``cancelled``).
 - With a ``TurnJournal`` (turns/journal.py), every started turn that carries its ``meta``
   is journalled outside the one commit, so a crash of the process loses nothing.
+
+This registry holds the turns running in this process. It is the whole live-turn backend
+when there is one process; with Redis (``pantheon.turns.shared``) it holds this replica's
+own turns, each with a ``mirror`` that shares its events and lifetime with the others.
 """
 
 from __future__ import annotations
@@ -41,6 +45,17 @@ class PublishedEvent:
     data: str
 
 
+class TurnMirror(Protocol):
+    """Shares a running turn beyond this process (the Redis backend); called in order."""
+
+    def published(self, published: PublishedEvent) -> None: ...
+
+    def closed(self) -> None: ...
+
+    async def committed(self) -> None:
+        """The turn is in the database: free its session before its final event goes out."""
+
+
 class TurnObserver(Protocol):
     """Told of each published event and of the end, synchronously: keep it cheap."""
 
@@ -65,6 +80,7 @@ class LiveTurn:
     idempotency_key: str | None = None
     request_hash: str | None = None
     meta: TurnMeta | None = None  # what recording it ``interrupted`` would need
+    mirror: TurnMirror | None = None
     events: list[PublishedEvent] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
     finished: asyncio.Event = field(default_factory=asyncio.Event)
@@ -81,6 +97,8 @@ class LiveTurn:
     def append(self, published: PublishedEvent) -> None:
         assert published.seq == len(self.events) + 1, "events are published in order"
         self.events.append(published)
+        if self.mirror is not None:
+            self.mirror.published(published)
         self._wake()
         if self.observer is not None:
             self.observer.published(published)
@@ -93,6 +111,8 @@ class LiveTurn:
     def close(self) -> None:
         """No more events: wake every listener so it can drain and stop."""
         self.finished.set()
+        if self.mirror is not None:
+            self.mirror.closed()
         self._wake()
         if self.observer is not None:
             self.observer.closed()
@@ -112,6 +132,14 @@ class LiveTurn:
             if self.finished.is_set():
                 return
             await changed.wait()
+
+    async def stream(self, after: int) -> AsyncIterator[tuple[int, str]]:
+        """``follow`` as (seq, JSON text) pairs: what an SSE response sends."""
+        async for published in self.follow(after):
+            yield published.seq, published.data
+
+    async def wait_finished(self) -> None:
+        await self.finished.wait()
 
     def cancel(self) -> None:
         """Stop the turn; it still records itself (status ``cancelled``).
@@ -166,6 +194,28 @@ class LiveTurnRegistry:
     def running(self) -> list[LiveTurn]:
         return list(self._by_turn.values())
 
+    async def find(self, turn_id: str) -> LiveTurn | None:
+        """``get`` as the live-turn backend interface spells it."""
+        return self._by_turn.get(turn_id)
+
+    async def find_with_key(
+        self, owner_id: uuid.UUID, session_id: str, key: str
+    ) -> LiveTurn | None:
+        return self.running_with_key(owner_id, session_id, key)
+
+    async def claim(
+        self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
+    ) -> LiveTurn:
+        """``join_or_start`` as the live-turn backend interface spells it."""
+        return self.join_or_start(live, body)[0]
+
+    async def start(self) -> None:
+        """Nothing to start in one process (the interface's hook for background tasks)."""
+
+    @property
+    def local(self) -> LiveTurnRegistry:
+        return self
+
     def running_with_key(self, owner_id: uuid.UUID, session_id: str, key: str) -> LiveTurn | None:
         """The session's running turn if it was started with this Idempotency-Key."""
         current = self._by_session.get(session_id)
@@ -187,13 +237,18 @@ class LiveTurnRegistry:
                 f"session {live.session_id} already has a running turn {current.turn_id}",
                 running_turn_id=current.turn_id,
             )
+        self.adopt(live, body)
+        return live, True
+
+    def adopt(self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]) -> None:
+        """Run ``live`` here without the session check: a shared backend has already made
+        this turn the session's one running turn (its lease)."""
         self.ensure_accepting()
         self._by_turn[live.turn_id] = live
         self._by_session[live.session_id] = live
         live.task = asyncio.create_task(self._run(live, body), name=f"turn-{live.turn_id}")
         if self._journal is not None and live.meta is not None:
             self._journal.follow(live)
-        return live, True
 
     async def _run(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
@@ -205,7 +260,8 @@ class LiveTurnRegistry:
             await body(live)
         finally:
             self._by_turn.pop(live.turn_id, None)
-            self._by_session.pop(live.session_id, None)
+            if self._by_session.get(live.session_id) is live:
+                del self._by_session[live.session_id]
             live.close()
 
     async def shutdown(self, grace_s: float) -> None:

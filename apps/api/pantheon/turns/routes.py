@@ -15,7 +15,7 @@ from pantheon.errors import Unprocessable, not_found
 from pantheon.limits import limit_turn_rate
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
-from pantheon.turns.live import LiveTurnRegistry
+from pantheon.turns.backend import LiveBackend
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.service import TurnService
@@ -28,7 +28,7 @@ SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering
 def _service(
     request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
 ) -> TurnService:
-    registry: LiveTurnRegistry = request.app.state.live_turns
+    registry: LiveBackend = request.app.state.live_backend
     tools: ToolRunner = request.app.state.tools
     return TurnService(db, gateway, settings, registry, tools)
 

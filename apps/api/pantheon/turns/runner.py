@@ -150,6 +150,7 @@ async def _record_and_finish(
         await _shielded(write)
     except Exception:
         log.exception("turn %s: recording failed; nothing was written", finished.snapshot.turn_id)
+        await _committed(live)
         live.publish(
             ErrorEvent(
                 turn_id=finished.snapshot.turn_id,
@@ -159,4 +160,13 @@ async def _record_and_finish(
         )
         return
     live.recorded = True
+    await _committed(live)
     live.append(last)
+
+
+async def _committed(live: LiveTurn) -> None:
+    """Let a shared backend free the session before the final event goes out, as the
+    in-process registry does (a client that reads the final event may start the next
+    turn at once). Shielded: a late cancel must not skip the final event."""
+    if live.mirror is not None:
+        await _shielded(asyncio.create_task(live.mirror.committed()))

@@ -26,8 +26,9 @@ from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
 from pantheon.turns import event_log
 from pantheon.turns.approvals import prepare_continuation
+from pantheon.turns.backend import LiveBackend, LiveView
 from pantheon.turns.idempotency import ensure_same_request, request_hash
-from pantheon.turns.live import LiveTurn, LiveTurnRegistry
+from pantheon.turns.live import LiveTurn
 from pantheon.turns.meta import TurnMeta
 from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.repository import TurnRepository
@@ -41,7 +42,7 @@ class StartedTurn:
     """A turn this request started or joined (``live``), or a finished one it refers to."""
 
     turn_id: str
-    live: LiveTurn | None
+    live: LiveView | None
 
 
 @dataclass
@@ -49,7 +50,7 @@ class TurnService:
     db: Database
     gateway: LLMGateway
     settings: Settings
-    registry: LiveTurnRegistry
+    registry: LiveBackend
     tools: ToolRunner
 
     async def start(
@@ -83,7 +84,7 @@ class TurnService:
         body_hash = request_hash(data) if key is not None else None
         canonical = _canonical(session_id)
         if key is not None and (
-            running := self.registry.running_with_key(owner_id, canonical, key)
+            running := await self.registry.find_with_key(owner_id, canonical, key)
         ):
             ensure_same_request(running.request_hash, body_hash)
             return StartedTurn(running.turn_id, running)
@@ -95,19 +96,19 @@ class TurnService:
                 return StartedTurn(str(prepared.existing.id), None)
             assert prepared.snapshot is not None
             limits = await _spend_limits(session, owner_id, prepared.snapshot)
-        return self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
+        return await self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
 
     async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
         """Start the continuation of a turn awaiting approval, with the person's decisions."""
         self.registry.ensure_accepting()
-        if self.live_turn(owner_id, turn_id) is not None:
+        if await self.live_turn(owner_id, turn_id) is not None:
             raise Conflict(f"turn {turn_id} is still running; decide after its turn_completed")
         async with unit_of_work(self.db, write=False) as session:
             snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, data)
             limits = await _spend_limits(session, owner_id, snapshot)
-        return self._launch(snapshot, owner_id, None, None, limits)
+        return await self._launch(snapshot, owner_id, None, None, limits)
 
-    def _launch(
+    async def _launch(
         self,
         snapshot: TurnSnapshot,
         owner_id: uuid.UUID,
@@ -131,11 +132,11 @@ class TurnService:
             request_hash=body_hash,
             meta=meta,
         )
-        joined, _started = self.registry.join_or_start(live, lambda t: execute_turn(job, t))
+        joined = await self.registry.claim(live, lambda t: execute_turn(job, t))
         return StartedTurn(joined.turn_id, joined)
 
-    def live_turn(self, owner_id: uuid.UUID, turn_id: str) -> LiveTurn | None:
-        live = self.registry.get(_canonical(turn_id))
+    async def live_turn(self, owner_id: uuid.UUID, turn_id: str) -> LiveView | None:
+        live = await self.registry.find(_canonical(turn_id))
         return live if live is not None and live.owner_id == owner_id else None
 
     async def _finished(self, owner_id: uuid.UUID, turn_id: str) -> Turn | None:
@@ -147,7 +148,7 @@ class TurnService:
             repo = TurnRepository(session)
             turn = await repo.get(owner_id, turn_id)
             if turn is None:
-                if self.live_turn(owner_id, turn_id) is not None:
+                if await self.live_turn(owner_id, turn_id) is not None:
                     raise Conflict(f"turn {turn_id} is still running; follow its events")
                 raise not_found("turn", turn_id)
             messages, calls = await repo.messages(turn.id), await repo.llm_calls(turn.id)
@@ -156,7 +157,7 @@ class TurnService:
     async def wait_for_detail(self, owner_id: uuid.UUID, started: StartedTurn) -> TurnDetail:
         """The finished turn; a client that goes away while waiting does not stop it."""
         if started.live is not None:
-            await started.live.finished.wait()
+            await started.live.wait_finished()
         try:
             return await self.detail(owner_id, started.turn_id)
         except NotFound as exc:  # finished but not in the database: its write failed
@@ -168,31 +169,37 @@ class TurnService:
         """The turn's events after ``after``: live when running, else from the event log.
 
         Raises 404 before the first event, so the route can answer with a plain error."""
-        live = self.live_turn(owner_id, turn_id)
+        live, down = await self._running(owner_id, turn_id)
         if live is not None:
-            return _follow_live(live, after)
+            return live.stream(after)
         turn = await self._finished(owner_id, turn_id)
         if turn is None:
-            raise not_found("turn", turn_id)
+            raise down or not_found("turn", turn_id)
         return self._replay(turn.id, after)
 
-    async def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[tuple[int, str]]:
-        async with unit_of_work(self.db, write=False) as session:
-            log = await TurnRepository(session).event_log(turn_id)
-        texts = [] if log is None else await event_log.decode_async(log)
-        for seq, data in enumerate(texts[after:], start=after + 1):
-            yield seq, data
+    async def _running(
+        self, owner_id: uuid.UUID, turn_id: str
+    ) -> tuple[LiveView | None, ServiceUnavailable | None]:
+        """The running turn, or why it could not be looked up (a shared backend that is
+        down): a finished turn is still served from the database meanwhile."""
+        try:
+            return await self.live_turn(owner_id, turn_id), None
+        except ServiceUnavailable as exc:
+            return None, exc
+
+    def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[tuple[int, str]]:
+        return replay_events(self.db, turn_id, after)
 
     async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:
         """Stop a running turn; what it produced so far is kept (status ``cancelled``)."""
-        live = self.live_turn(owner_id, turn_id)
+        live, down = await self._running(owner_id, turn_id)
         if live is None:
             turn = await self._finished(owner_id, turn_id)
             if turn is None:
-                raise not_found("turn", turn_id)
+                raise down or not_found("turn", turn_id)
             raise Conflict(f"turn {turn_id} already finished with status '{turn.status}'")
         live.cancel()
-        await live.finished.wait()
+        await live.wait_finished()
         turn = await self._finished(owner_id, turn_id)
         if turn is None:
             raise ServiceUnavailable(f"turn {turn_id} could not be saved")
@@ -207,9 +214,15 @@ def _canonical(ident: str) -> str:
         return ident
 
 
-async def _follow_live(live: LiveTurn, after: int) -> AsyncIterator[tuple[int, str]]:
-    async for published in live.follow(after):
-        yield published.seq, published.data
+async def replay_events(
+    db: Database, turn_id: uuid.UUID, after: int
+) -> AsyncIterator[tuple[int, str]]:
+    """A finished turn's events after ``after``, from its event log."""
+    async with unit_of_work(db, write=False) as session:
+        log = await TurnRepository(session).event_log(turn_id)
+    texts = [] if log is None else await event_log.decode_async(log)
+    for seq, data in enumerate(texts[after:], start=after + 1):
+        yield seq, data
 
 
 async def _spend_limits(

@@ -1,0 +1,1 @@
+"""Live turns shared between replicas through Redis (ADR 0010, docs/operations.md)."""

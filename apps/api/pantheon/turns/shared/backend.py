@@ -1,0 +1,215 @@
+"""``RedisLiveBackend``: the live-turn backend of several replicas (ADR 0010).
+
+A turn runs on the replica that claimed its session's lease (``SET NX PX`` in a script,
+renewed every third of ``lease_s`` while it runs). Its events go to a Redis Stream (see
+``mirror``); any replica follows, resumes and cancels it (``remote``). Turns whose owner
+died are recorded ``interrupted`` by the sweeper (``sweeper``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from pantheon.errors import Conflict
+from pantheon.turns.backend import LiveView
+from pantheon.turns.idempotency import ensure_same_request
+from pantheon.turns.live import LiveTurn, LiveTurnRegistry
+from pantheon.turns.shared.mirror import END_FIELD, StreamMirror
+from pantheon.turns.shared.remote import RemoteTurn, Replay
+from pantheon.turns.shared.store import RedisStore, checked
+from pantheon.turns.shared.sweeper import RecordInterrupted, Sweeper
+
+log = logging.getLogger(__name__)
+CLAIM_ATTEMPTS = 3  # the running turn may leave between our claim and our look at it
+
+
+class RedisLiveBackend:
+    """Running turns of every replica; this replica's own run in ``local``."""
+
+    def __init__(self, store: RedisStore, replay: Replay, record: RecordInterrupted) -> None:
+        self.store = store
+        self._replay = replay
+        self._local = LiveTurnRegistry()
+        self._mirrors: dict[str, StreamMirror] = {}
+        self._sweeper = Sweeper(store, record, lambda t: self._local.get(t) is not None)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def local(self) -> LiveTurnRegistry:
+        return self._local
+
+    def ensure_accepting(self) -> None:
+        self._local.ensure_accepting()
+
+    def key_lock(
+        self, owner_id: uuid.UUID, session_id: str, key: str
+    ) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._local.key_lock(owner_id, session_id, key)
+
+    async def find(self, turn_id: str) -> LiveView | None:
+        here = self._local.get(turn_id)
+        if here is not None:
+            return here
+        keys = self.store.keys
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.hgetall(keys.meta(turn_id))
+        pipe.xrevrange(keys.events(turn_id), count=1)
+        meta, tail = await checked(pipe.execute())
+        if not meta or (tail and END_FIELD in tail[0][1]):
+            return None  # unknown here, or over: the database has it
+        return RemoteTurn.from_meta(self.store, self._replay, meta)
+
+    async def find_with_key(
+        self, owner_id: uuid.UUID, session_id: str, key: str
+    ) -> LiveView | None:
+        holder = await checked(self.store.text(self.store.keys.lease(session_id)))
+        if holder is None:
+            return None
+        running = await self.find(holder)
+        if running is None or running.owner_id != owner_id or running.idempotency_key != key:
+            return None
+        return running
+
+    async def claim(
+        self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
+    ) -> LiveView:
+        self.ensure_accepting()
+        keys, store = self.store.keys, self.store
+        for _ in range(CLAIM_ATTEMPTS):
+            holder = await checked(
+                store.claim(
+                    keys=[keys.lease(live.session_id), keys.meta(live.turn_id), keys.running],
+                    args=[live.turn_id, store.lease_ms, store.live_ttl_ms, *_meta(live)],
+                )
+            )
+            if holder is None:
+                await self._run_here(live, body)
+                return live
+            running = await self.find(holder)
+            if running is None:
+                continue  # it ended meanwhile: try again
+            if live.idempotency_key is not None and running.idempotency_key == live.idempotency_key:
+                ensure_same_request(running.request_hash, live.request_hash)
+                return running
+            raise Conflict(
+                f"session {live.session_id} already has a running turn {holder}",
+                running_turn_id=holder,
+            )
+        raise Conflict(f"session {live.session_id} is busy; retry", running_turn_id=None)
+
+    async def _run_here(
+        self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
+    ) -> None:
+        if not self._local.accepting:  # shutdown began during the claim: give it back
+            keys = self.store.keys
+            await checked(
+                self.store.release(
+                    keys=[keys.lease(live.session_id), keys.running], args=[live.turn_id]
+                )
+            )
+            self._local.ensure_accepting()
+        mirror = StreamMirror(self.store, live)
+        live.mirror = mirror
+        self._mirrors[live.turn_id] = mirror
+        mirror.task.add_done_callback(lambda _t: self._mirrors.pop(live.turn_id, None))
+        self._local.adopt(live, body)
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._renew_leases(), name="lease-renewal"),
+            asyncio.create_task(self._listen_for_cancels(), name="cancel-listener"),
+            asyncio.create_task(self._sweeper.run(), name="interrupted-sweeper"),
+        ]
+
+    async def shutdown(self, grace_s: float) -> None:
+        await self._local.shutdown(grace_s)
+        mirrors = [m.task for m in self._mirrors.values()]
+        if mirrors:  # the last events and end markers of turns that just ended
+            await asyncio.wait(mirrors, timeout=self.store.settings.timeout_s * 2)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.store.aclose()
+
+    async def _renew_leases(self) -> None:
+        """Every third of the lease: renew every local turn's lease in one round trip;
+        act on a cancel flag (a missed cancel message), or on a lease lost to the sweeper."""
+        while True:
+            await asyncio.sleep(self.store.settings.lease_s / 3)
+            shared = [live for live in self._local.running() if live.mirror is not None]
+            if not shared:
+                continue
+            try:
+                verdicts = await self._renew(shared)
+            except (RedisError, OSError) as exc:
+                log.warning("%d lease(s) not renewed (%s)", len(shared), exc)
+                continue
+            for live, verdict in zip(shared, verdicts, strict=True):
+                if verdict == "cancel":
+                    live.cancel()
+                elif verdict in ("lost", "swept"):
+                    log.warning("turn %s: lease %s; stopping it", live.turn_id, verdict)
+                    live.cancel()
+
+    async def _renew(self, turns: list[LiveTurn]) -> list[str]:
+        keys = self.store.keys
+        pipe = self.store.redis.pipeline(transaction=False)
+        for live in turns:  # awaiting a script on a pipeline only queues it
+            await self.store.renew(
+                keys=[
+                    keys.lease(live.session_id),
+                    keys.running,
+                    keys.swept(live.turn_id),
+                    keys.cancel(live.turn_id),
+                ],
+                args=[live.turn_id, self.store.lease_ms],
+                client=pipe,
+            )
+        verdicts: list[str] = await pipe.execute()
+        return verdicts
+
+    async def _listen_for_cancels(self) -> None:
+        """Cancel messages for turns running here; reconnects after a Redis failure."""
+        while True:
+            try:
+                await self._cancel_messages()
+            except (RedisError, OSError) as exc:
+                log.warning("cancel channel lost (%s); reconnecting", exc)
+                await asyncio.sleep(self.store.settings.timeout_s)
+
+    async def _cancel_messages(self) -> None:
+        pubsub = self.store.blocking.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(self.store.keys.cancel_channel)
+            while True:
+                message = await pubsub.get_message(timeout=self.store.settings.block_s)
+                if message is None:
+                    continue
+                live = self._local.get(str(message["data"]))
+                if live is not None:
+                    live.cancel()
+        finally:
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+def _meta(live: LiveTurn) -> list[str]:
+    """What another replica needs to follow the turn, or to record it if we die."""
+    assert live.meta is not None, "a shared turn carries its meta (turns/meta.py)"
+    fields = {
+        "turn_id": live.turn_id,
+        "session_id": live.session_id,
+        "owner_id": str(live.owner_id),
+        "key": live.idempotency_key or "",
+        "hash": live.request_hash or "",
+        "meta": live.meta.to_json(),
+    }
+    return [part for pair in fields.items() for part in pair]

@@ -1,0 +1,34 @@
+"""Fixtures of the replica tests: an upstream, a migrated PostgreSQL database, a Redis."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.llm.mock_openai import MockOpenAI
+from tests.postgres import postgres_database
+from tests.redis_server import RedisServer, redis_server
+
+
+@pytest.fixture
+async def upstream() -> AsyncIterator[MockOpenAI]:
+    server = MockOpenAI()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+async def redis(tmp_path: Path) -> AsyncIterator[RedisServer]:
+    async with redis_server(tmp_path) as server:
+        yield server
+
+
+@pytest.fixture
+async def database_url() -> AsyncIterator[str]:
+    async with postgres_database(migrated=True) as url:
+        yield url

@@ -1,0 +1,109 @@
+"""The Redis backend in one process (the ASGI app, no server): the promises clients rely
+on hold as with the in-process registry."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from asgi_lifespan import LifespanManager
+from fastapi import FastAPI
+from redis.asyncio import Redis
+
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.main import create_app
+from pantheon.settings import Settings
+from pantheon.turns.shared.backend import RedisLiveBackend
+from tests.factories import create_room, create_session
+from tests.redis_server import RedisServer
+from tests.waiting import until
+
+pytestmark = [pytest.mark.redis, pytest.mark.parametrize("backend", ["sqlite"], indirect=True)]
+
+
+@pytest.fixture
+async def shared(
+    settings: Settings, scripted: ScriptedProvider, redis: RedisServer
+) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
+    app = create_app(settings.model_copy(update={"redis_url": redis.url}), scripted=scripted)
+    async with LifespanManager(app):
+        assert isinstance(app.state.live_backend, RedisLiveBackend)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            yield app, http
+
+
+async def test_the_session_is_free_before_the_final_event_is_seen(
+    shared: tuple[FastAPI, httpx.AsyncClient], scripted: ScriptedProvider, redis: RedisServer
+) -> None:
+    """A client that reads ``turn_completed`` may start the next turn at once, on any
+    replica: the lease is released after the commit and before the final event."""
+    app, http = shared
+    scripted.script("a b c", agent="alpha", chunk_delay_s=0.05)
+    room = await create_room(http, ["alpha"])
+    session = (await create_session(http, room["id"]))["id"]
+    post = asyncio.create_task(http.post(f"/v1/sessions/{session}/turns", json={"message": "x"}))
+    await until(app.state.live_turns.running)
+    (live,) = app.state.live_turns.running()
+    lease = f"pantheon:lease:{session}"
+    store = Redis.from_url(redis.url, decode_responses=True, socket_timeout=5)
+    try:
+        assert await store.get(lease) == live.turn_id  # held while it runs
+        async for published in live.follow(0):
+            if published.event.type == "turn_completed":
+                assert await store.get(lease) is None  # already free as the listener wakes
+    finally:
+        await store.aclose()
+    assert (await post).status_code == 201
+
+
+async def test_a_running_turn_is_409_then_its_record_and_a_changed_body_is_422(
+    shared: tuple[FastAPI, httpx.AsyncClient], scripted: ScriptedProvider
+) -> None:
+    _app, shared_http = shared
+    scripted.script("a b c d e f", agent="alpha", chunk_delay_s=0.2)
+    room = await create_room(shared_http, ["alpha"])
+    turns = f"/v1/sessions/{(await create_session(shared_http, room['id']))['id']}/turns"
+    key, body = {"Idempotency-Key": "same"}, {"message": "hi"}
+    first = asyncio.create_task(shared_http.post(turns, json=body, headers=key))
+    await until(lambda: scripted.requests, attempts=3000)
+    busy = await shared_http.post(turns, json={"message": "another"})
+    assert busy.status_code == 409, busy.text
+    turn_id = busy.json()["running_turn_id"]
+    assert (await shared_http.get(f"/v1/turns/{turn_id}")).status_code == 409  # still running
+    changed = await shared_http.post(turns, json={"message": "other"}, headers=key)
+    assert changed.status_code == 422, changed.text
+    joined = await shared_http.post(turns, json=body, headers=key)  # waits with the first
+    assert joined.status_code == 201, joined.text
+    assert joined.json()["id"] == (await first).json()["id"] == turn_id
+    detail = await shared_http.get(f"/v1/turns/{turn_id}")
+    assert detail.status_code == 200
+    assert detail.json()["status"] == "completed"
+
+
+async def test_a_turn_running_past_its_lease_keeps_renewing_it(
+    settings: Settings, scripted: ScriptedProvider, redis: RedisServer
+) -> None:
+    fast = settings.redis.model_copy(update={"lease_s": 1.0, "sweep_interval_s": 0.2})
+    app = create_app(
+        settings.model_copy(update={"redis_url": redis.url, "redis": fast}), scripted=scripted
+    )
+    scripted.script(" ".join(f"w{i}" for i in range(40)), agent="alpha", chunk_delay_s=0.2)
+    store = Redis.from_url(redis.url, decode_responses=True, socket_timeout=5)
+    async with LifespanManager(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            room = await create_room(http, ["alpha"])
+            session = (await create_session(http, room["id"]))["id"]
+            url = f"/v1/sessions/{session}/turns"
+            post = asyncio.create_task(http.post(url, json={"message": "x"}))
+            await until(app.state.live_turns.running)
+            (live,) = app.state.live_turns.running()
+            await asyncio.sleep(2.5)  # two and a half leases: only renewal keeps it
+            assert not live.finished.is_set(), "the scripted turn is meant to run ~8 s"
+            assert await store.get(f"pantheon:lease:{session}") == live.turn_id
+            answer = await post
+    await store.aclose()
+    assert answer.json()["status"] == "completed"
