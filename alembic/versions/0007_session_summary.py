@@ -1,6 +1,6 @@
 """session summary: the rolling summary of a session's older history
 
-Revision ID: 0008_session_summary
+Revision ID: 0007_session_summary
 Revises: 0006_pgvector
 Create Date: 2026-11-23 11:00:00
 
@@ -17,7 +17,7 @@ from alembic import op
 
 import pantheon.db.base
 
-revision: str = "0008_session_summary"
+revision: str = "0007_session_summary"
 down_revision: str | None = "0006_pgvector"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None

@@ -1,7 +1,7 @@
 """approvals: a turn continues a paused one, keeps its resume state; gated tool calls
 
-Revision ID: 0011_approvals
-Revises: 0010_workflow_modes
+Revision ID: 0010_approvals
+Revises: 0009_workflow_modes
 Create Date: 2026-11-23 11:00:00
 
 ``turns.continues_id`` names the paused turn a continuation finishes (a unique index:
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011_approvals"
-down_revision: str | None = "0010_workflow_modes"
+revision: str = "0010_approvals"
+down_revision: str | None = "0009_workflow_modes"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,7 +1,7 @@
 """budgets and spend ledger; llm_calls by start time
 
-Revision ID: 0009_budgets
-Revises: 0008_session_summary
+Revision ID: 0008_budgets
+Revises: 0007_session_summary
 Create Date: 2026-11-23 10:49:19
 
 Budgets (per user, optionally per room), one spend counter per budget and UTC day/month,
@@ -16,8 +16,8 @@ from alembic import op
 
 import pantheon.db.base
 
-revision: str = "0009_budgets"
-down_revision: str | None = "0008_session_summary"
+revision: str = "0008_budgets"
+down_revision: str | None = "0007_session_summary"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

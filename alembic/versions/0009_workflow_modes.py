@@ -3,8 +3,8 @@
 The new modes (pipeline, review) and LLM call purposes need no schema change: mode and
 purpose columns are plain strings. Existing messages were all produced by their turn.
 
-Revision ID: 0010_workflow_modes
-Revises: 0009_budgets
+Revision ID: 0009_workflow_modes
+Revises: 0008_budgets
 Create Date: 2026-11-23 11:00:00
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010_workflow_modes"
-down_revision: str | None = "0009_budgets"
+revision: str = "0009_workflow_modes"
+down_revision: str | None = "0008_budgets"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
