@@ -18,7 +18,7 @@ async def test_ready_when_migrated(client: httpx.AsyncClient, backend: str) -> N
     assert response.status_code == 200
     body = response.json()
     knowledge = body.pop("knowledge")
-    assert body == {"status": "ready"}
+    assert body == {"status": "ready", "live_turns": "in-process"}
     vector = {"vector_search": knowledge.pop("vector_search")}
     vector["vector_search_reason"] = knowledge.pop("vector_search_reason")
     assert knowledge == {

@@ -24,6 +24,9 @@ async def test_a_turn_commits_when_redis_goes_away_and_new_turns_get_503(
     a = await start_replica(replica_env(tmp_path / "a", database_url, redis.url, upstream))
     try:
         async with a.client() as http:
+            ready = await http.get("/ready")
+            assert ready.status_code == 200, ready.text
+            assert ready.json()["live_turns"] == "redis"
             room = await create_room(http, ["alpha"])
             session = (await create_session(http, room["id"]))["id"]
             turns = f"/v1/sessions/{session}/turns"
@@ -51,5 +54,9 @@ async def test_a_turn_commits_when_redis_goes_away_and_new_turns_get_503(
                 assert await replay.rest() == events
             unknown = await http.post("/v1/turns/00000000-0000-4000-8000-000000000000/cancel")
             assert unknown.status_code == 503, unknown.text
+            # Readiness says so, so a load balancer stops sending turns here.
+            unready = await http.get("/ready")
+            assert unready.status_code == 503, unready.text
+            assert "Redis" in unready.json()["detail"]
     finally:
         await a.stop()

@@ -8,7 +8,7 @@ included with the authentication dependency, so a new route is authenticated by 
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, FastAPI, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from pantheon.agents.routes import router as agents_router
 from pantheon.budgets.routes import router as budgets_router
@@ -22,6 +22,7 @@ from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
+from pantheon.turns.backend import LiveBackend
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
@@ -37,6 +38,7 @@ class Health(BaseModel):
 
 class Ready(BaseModel):
     status: str
+    live_turns: str = Field(description="where running turns live: in-process | redis")
     knowledge: KnowledgeStatus
 
 
@@ -64,15 +66,19 @@ async def health() -> Health:
 
 @ops.get("/ready", responses=error_responses(503))
 async def ready(db: DatabaseDep, request: Request) -> Ready:
-    """The database answers and its schema is at the latest migration."""
+    """The database answers, its schema is at the latest migration, and the live-turn
+    store answers (Redis, when ``PANTHEON_REDIS_URL`` shares running turns)."""
     try:
         current = await schema_is_current(db.engine)
     except Exception as exc:
         raise ServiceUnavailable(f"database unreachable: {type(exc).__name__}") from exc
     if not current:
         raise ServiceUnavailable("database schema is not at the latest migration; run migrate")
+    live: LiveBackend = request.app.state.live_backend
+    await live.check()
     return Ready(
         status="ready",
+        live_turns=live.name,
         knowledge=knowledge_status(
             request.app.state.embedder, db, request.app.state.vector_detection
         ),

@@ -50,8 +50,16 @@ class LiveBackend(Protocol):
         """The turns running in this process (shutdown drains them)."""
         ...
 
+    @property
+    def name(self) -> str:
+        """``in-process`` or ``redis``, as ``/ready`` reports it."""
+        ...
+
     def ensure_accepting(self) -> None:
         """503 once shutdown has begun (or the shared store is known to be down)."""
+
+    async def check(self) -> None:
+        """For ``/ready``: 503 naming the problem when running turns cannot be shared."""
 
     def key_lock(
         self, owner_id: uuid.UUID, session_id: str, key: str

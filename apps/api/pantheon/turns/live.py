@@ -183,6 +183,13 @@ class LiveTurnRegistry:
             if entry.users == 0:
                 del self._key_locks[ident]
 
+    @property
+    def name(self) -> str:
+        return "in-process"
+
+    async def check(self) -> None:
+        """Nothing to reach: the running turns live in this process."""
+
     def ensure_accepting(self) -> None:
         """503 once shutdown has begun."""
         if not self.accepting:

@@ -45,8 +45,15 @@ class RedisLiveBackend:
     def local(self) -> LiveTurnRegistry:
         return self._local
 
+    @property
+    def name(self) -> str:
+        return "redis"
+
     def ensure_accepting(self) -> None:
         self._local.ensure_accepting()
+
+    async def check(self) -> None:
+        await checked(self.store.redis.ping())
 
     def key_lock(
         self, owner_id: uuid.UUID, session_id: str, key: str
