@@ -1,4 +1,4 @@
-"""The four modes through Pantheon against the real SmolLM2 server (``make test-local``).
+"""Every mode through Pantheon against the real SmolLM2 server (``make test-local``).
 
 A 135M model writes messy routing JSON and rambles: what these prove is that every mode
 streams to a recorded end on a real OpenAI-compatible upstream, with no hang and no 500.
@@ -48,7 +48,7 @@ async def _turn(client: Any, session_id: str, body: dict[str, str]) -> list[Even
         return [(int(e.id), json.loads(e.data)) async for e in source.aiter_sse() if e.data]
 
 
-async def test_four_modes_on_smollm2(tmp_path: Path) -> None:
+async def test_every_mode_on_smollm2(tmp_path: Path) -> None:
     from pantheon.localmodel import LocalModelServer
 
     async with LocalModelServer(port=0, n_ctx=4096) as model:
@@ -70,6 +70,8 @@ async def test_four_modes_on_smollm2(tmp_path: Path) -> None:
                 (session["id"], {"message": "Name one colour.", "mode": "roundtable"}),
                 (session["id"], {"message": "@critic name one animal.", "mode": "manual"}),
                 (standalone["id"], {"message": "Say hello."}),
+                (session["id"], {"message": "Name one tree.", "mode": "pipeline"}),
+                (session["id"], {"message": "Write one line about rain.", "mode": "review"}),
             ]
             for session_id, body in runs:
                 events = await _turn(client, session_id, body)
@@ -77,3 +79,12 @@ async def test_four_modes_on_smollm2(tmp_path: Path) -> None:
                 assert types(events)[-1] == "turn_completed", events[-1]
                 assert events[-1][1]["status"] in ("completed", "partial")
                 assert "delta" in types(events)
+                if body.get("mode") == "review":
+                    verdicts = [e for _, e in events if e["type"] == "review"]
+                    assert verdicts  # the critic reviewed at least once
+                    assert types(events)[-2] == "review_completed"
+                    fallbacks = sum(1 for v in verdicts if v["fallback"])
+                    print(f"SmolLM2 review: {len(verdicts)} verdicts, {fallbacks} fallback")
+                if body.get("mode") == "pipeline":
+                    stages = [e for _, e in events if e["type"] == "stage_completed"]
+                    assert [s["agent_key"] for s in stages] == ["planner", "critic"]
