@@ -48,7 +48,7 @@ class Sizes:
 FULL = Sizes(
     quick=False, scale=1.0, b1_levels=(1, 16, 64, 128), b1_calls=200, b2_levels=(1, 100),
     b2_turns=300, b3_wide=50, b4_workers=128, b4_seconds=20.0, b5_levels=(1000, 5000),
-    b5_cycles=4000, b6_turns=40, b6_postgres=True, b7_turns=30, b9_clients=128,
+    b5_cycles=4000, b6_turns=40, b6_postgres=True, b7_turns=30, b9_clients=96,
     b9_seconds=20.0, b9_ttft_levels=(1, 100), b9_ttft_turns=100,
 )  # fmt: skip
 QUICK = Sizes(
