@@ -19,6 +19,7 @@ from pantheon_bench import (
     b6_recording,
     b7_faults,
     b8_storage,
+    b9_workers,
 )
 from pantheon_bench.harness import FULL, QUICK, Bench, run_all
 from pantheon_bench.report import json_line, markdown, text_table
@@ -32,6 +33,7 @@ BENCHES: list[tuple[str, Bench]] = [
     ("B6", b6_recording.run),
     ("B7", b7_faults.run),
     ("B8", b8_storage.run),
+    ("B9", b9_workers.run),
 ]
 
 

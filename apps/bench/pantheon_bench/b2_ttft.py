@@ -38,6 +38,16 @@ async def _direct_ttft(http: aiohttp.ClientSession, url: str) -> float:
     return first
 
 
+async def ttft_wave(
+    http: aiohttp.ClientSession, base: str, sessions: list[str], message: str
+) -> tuple[list[float], int]:
+    """One streamed turn on each session at once: the TTFTs seen, and how many turns did
+    not relay every token as its own delta or did not complete."""
+    turns = await asyncio.gather(*(stream_turn(http, base, s, message) for s in sessions))
+    bad = sum(t.deltas != scenario.TTFT_TOKENS or t.status != "completed" for t in turns)
+    return [t.ttft_s for t in turns if t.ttft_s is not None], bad
+
+
 async def run(ctx: Context) -> BenchResult:
     server, api = ctx.main_server()
     result = BenchResult("B2", "Time to first token added (SSE, client side)", "mock directly")
@@ -54,16 +64,9 @@ async def run(ctx: Context) -> BenchResult:
                 base += await asyncio.gather(
                     *(_direct_ttft(http, direct_url) for _ in range(level))
                 )
-                turns = await asyncio.gather(
-                    *(
-                        stream_turn(http, server.url, sessions[i], f"hi {wave}")
-                        for i in range(level)
-                    )
-                )
-                ours += [t.ttft_s for t in turns if t.ttft_s is not None]
-                bad_relay += sum(
-                    t.deltas != scenario.TTFT_TOKENS or t.status != "completed" for t in turns
-                )
+                ttfts, bad = await ttft_wave(http, server.url, sessions[:level], f"hi {wave}")
+                ours += ttfts
+                bad_relay += bad
             p50, p99 = percentile(ours, 50) * 1e3, percentile(ours, 99) * 1e3
             b50, b99 = percentile(base, 50) * 1e3, percentile(base, 99) * 1e3
             result.raw[f"c{level}"] = {"pantheon_p50_ms": p50, "pantheon_p99_ms": p99,

@@ -40,7 +40,8 @@ WIDTH = 8
 
 
 @asynccontextmanager
-async def _postgres() -> AsyncIterator[str]:
+async def throwaway_postgres() -> AsyncIterator[str]:
+    """A fresh database on the server at ``PG_DSN`` (its SQLAlchemy URL), dropped after."""
     admin = await asyncpg.connect(PG_DSN, timeout=5)
     name = f"pantheon_bench_{uuid.uuid4().hex[:10]}"
     try:
@@ -137,7 +138,7 @@ async def run(ctx: Context) -> BenchResult:
     backends["sqlite"] = await _measure(f"sqlite+aiosqlite:///{ctx.workdir / 'b6.db'}", turns)
     if ctx.sizes.b6_postgres:
         try:
-            async with _postgres() as url:
+            async with throwaway_postgres() as url:
                 backends["postgres"] = await _measure(url, turns)
         except (OSError, asyncpg.PostgresError) as exc:
             result.notes.append(f"PostgreSQL skipped: not reachable at {PG_DSN} ({exc})")

@@ -76,10 +76,51 @@ class Child:
         self.stop()
 
 
+def _stat_fields(pid: int) -> list[str] | None:
+    """/proc/<pid>/stat after the command name (which may hold spaces); None if gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every live process below it, found by walking /proc for parent ids
+    (``/proc/<pid>/task/*/children`` needs a kernel option that not every kernel has)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (fields := _stat_fields(int(entry.name))) is not None:
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        queue += children.get(current, [])
+    return found
+
+
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """User + system CPU time of ``pids`` (``utime`` + ``stime``, fields 14 and 15 of
+    /proc/<pid>/stat); a process that has exited counts nothing."""
+    ticks = 0
+    for pid in pids:
+        if (fields := _stat_fields(pid)) is not None:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def start_child(
     name: str, module: str, args: Sequence[str], port: int, env: Mapping[str, str] | None = None
 ) -> Child:
     """``python -m module args`` with ``port`` ready within 60 s (else RuntimeError)."""
+    return start_process(name, [sys.executable, "-m", module, *args], port, env)
+
+
+def start_process(
+    name: str, argv: Sequence[str], port: int, env: Mapping[str, str] | None = None
+) -> Child:
+    """``argv`` with ``port`` ready within 60 s (else RuntimeError)."""
     OUTPUT.mkdir(exist_ok=True)
     log = (OUTPUT / f"{name}.log").open("wb")
     child_env = {**os.environ, **(env or {})}
@@ -87,9 +128,8 @@ def start_child(
         p for p in (str(ROOT / "apps" / "bench"), child_env.get("PYTHONPATH", "")) if p
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", module, *args], stdout=log, stderr=subprocess.STDOUT,
-        env=child_env, cwd=ROOT,
-    )  # fmt: skip
+        list(argv), stdout=log, stderr=subprocess.STDOUT, env=child_env, cwd=ROOT
+    )
     child = Child(name, port, process)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
