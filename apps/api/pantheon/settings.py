@@ -122,6 +122,9 @@ class RedisSettings(BaseModel):
         default=3600.0, ge=60.0, description="Events and metadata kept after a turn ends"
     )
     key_prefix: str = Field(default="pantheon", min_length=1, max_length=64)
+    max_connections: int = Field(
+        default=256, ge=4, le=10_000, description="Per pool (commands; blocking reads)"
+    )
 
 
 class KnowledgeSettings(BaseModel):
