@@ -27,20 +27,13 @@ async def _sessions(http: httpx.AsyncClient, key: str, count: int = 1) -> list[s
     return [(await create_session(http, room["id"]))["id"] for _ in range(count)]
 
 
-async def _running_turn_id(http: httpx.AsyncClient, session: str) -> str:
-    """The session's running turn, as the 409 of a second POST names it."""
-    refused = await http.post(f"/v1/sessions/{session}/turns", json={"message": "again"})
-    assert refused.status_code == 409, refused.text
-    turn_id: str = refused.json()["running_turn_id"]
-    return turn_id
-
-
 async def test_shutdown_cancels_what_outlives_the_grace_and_records_everything(
     settings: Settings, scripted: ScriptedProvider
 ) -> None:
     scripted.script(SLOW, agent="slow", purpose="specialist", chunk_delay_s=0.05)
-    scripted.script("quick answer", agent="quick", purpose="specialist", delay_s=0.15)
-    chosen = settings.model_copy(update={"turns": TurnSettings(shutdown_grace_s=0.4)})
+    # The quick turn ends inside the grace, the slow one (2 s) outlives it.
+    scripted.script("quick answer", agent="quick", purpose="specialist", delay_s=0.3)
+    chosen = settings.model_copy(update={"turns": TurnSettings(shutdown_grace_s=1.0)})
     await upgrade(chosen.resolved_database_url)
     app = create_app(chosen, scripted=scripted)
     lifespan = LifespanManager(app)
@@ -59,9 +52,11 @@ async def test_shutdown_cancels_what_outlives_the_grace_and_records_everything(
                 for s in (slow, quick)
             ]
             await until(lambda: len(scripted.requests) == 2)  # both turns are calling
-            slow_id, quick_id = [await _running_turn_id(http, s) for s in (slow, quick)]
-
             registry: LiveTurnRegistry = app.state.live_turns
+            # Read from the registry, not by a probing POST that could start a new turn
+            # once the quick one has ended on a slow machine.
+            running = {t.session_id: t.turn_id for t in registry.running()}
+            slow_id, quick_id = running[slow], running[quick]
             exiting = asyncio.create_task(lifespan.__aexit__(None, None, None))
             exited = True
             await until(lambda: not registry.accepting)
