@@ -19,6 +19,7 @@ from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import KnowledgeSettings, LLMSettings, Settings
+from tests.llm.mock_openai import MockOpenAI
 from tests.postgres import postgres_database
 
 
@@ -92,3 +93,14 @@ async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
         yield http
+
+
+@pytest.fixture
+async def upstream() -> AsyncIterator[MockOpenAI]:
+    """An in-process OpenAI-compatible server on a real port, for real-process tests."""
+    server = MockOpenAI()
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()

@@ -1,4 +1,5 @@
-"""Fixtures of the replica tests: an upstream, a migrated PostgreSQL database, a Redis."""
+"""Fixtures of the replica tests: a migrated PostgreSQL database and a Redis (the mock
+upstream is the shared one in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -7,19 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.llm.mock_openai import MockOpenAI
 from tests.postgres import postgres_database
 from tests.redis_server import RedisServer, redis_server
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[MockOpenAI]:
-    server = MockOpenAI()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 @pytest.fixture

@@ -5,12 +5,10 @@ cannot be stored (lone surrogates, NUL) is replaced, never losing the turn."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import LLMSettings, Settings, TurnSettings
@@ -18,16 +16,6 @@ from tests.factories import create_room, create_session
 from tests.llm.mock_openai import MockOpenAI, Reply, sse
 from tests.sse_client import stream_turn, types
 from tests.turns_api.apps import running_client
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[MockOpenAI]:
-    server = MockOpenAI()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 def _chaos_settings(

@@ -8,11 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.factories import create_room, create_session
 from tests.llm.mock_openai import MockOpenAI, Reply
@@ -23,16 +21,6 @@ from tests.waiting import until
 
 CHUNKS = [f"w{i} " for i in range(40)]
 STREAMED = 6  # the upstream sends this many chunks, then holds the stream open
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[MockOpenAI]:
-    server = MockOpenAI()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 def _journalled_deltas(path: Path) -> int:

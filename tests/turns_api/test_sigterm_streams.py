@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
-import pytest
 
 from tests.factories import create_room, create_session
 from tests.llm.mock_openai import MockOpenAI, Reply
@@ -18,16 +16,6 @@ from tests.sse import open_stream, types
 from tests.turns_api.process import start_server
 
 WORDS = [f"w{i} " for i in range(30)]  # 1.5 s at 0.05 s a chunk
-
-
-@pytest.fixture
-async def upstream() -> AsyncIterator[MockOpenAI]:
-    server = MockOpenAI()
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
 
 
 async def test_sigterm_lets_running_streams_finish_and_late_listeners_join(
