@@ -23,9 +23,15 @@ async def create_room(
     room: dict[str, Any] = response.json()
     for key in agent_keys or []:
         agent = await create_agent(client, key)
-        added = await client.post(f"/v1/rooms/{room['id']}/agents", json={"agent_id": agent["id"]})
-        assert added.status_code == 201, added.text
-        room = added.json()
+        room = await add_to_room(client, room["id"], agent["id"])
+    return room
+
+
+async def add_to_room(client: httpx.AsyncClient, room_id: str, agent_id: str) -> dict[str, Any]:
+    """Append the agent to the room's roster; the room as it is now."""
+    added = await client.post(f"/v1/rooms/{room_id}/agents", json={"agent_id": agent_id})
+    assert added.status_code == 201, added.text
+    room: dict[str, Any] = added.json()
     return room
 
 

@@ -12,7 +12,7 @@ from httpx_sse import aconnect_sse
 
 from pantheon.llm.providers.scripted import ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest
-from tests.factories import create_agent, create_room
+from tests.factories import add_to_room, create_agent, create_room, create_session
 from tests.sse_client import Event
 
 
@@ -50,11 +50,8 @@ async def room_session(
     """A room (``others`` first, then ``calc`` with ``tools``) and a session in it."""
     room = await create_room(client, others, mode=mode)
     calc = await create_agent(client, "calc", tools=tools)
-    added = await client.post(f"/v1/rooms/{room['id']}/agents", json={"agent_id": calc["id"]})
-    assert added.status_code == 201, added.text
-    response = await client.post(f"/v1/rooms/{room['id']}/sessions", json={"title": "t"})
-    assert response.status_code == 201, response.text
-    session_id: str = response.json()["id"]
+    await add_to_room(client, room["id"], calc["id"])
+    session_id: str = (await create_session(client, room["id"]))["id"]
     return session_id
 
 

@@ -18,7 +18,7 @@ from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, too
 from pantheon.llm.types import LLMRequest
 from pantheon.settings import Settings, ToolSettings
 from tests.engine.toolbox import TestTools, calculating_agent, calculator
-from tests.factories import create_agent, create_room
+from tests.factories import add_to_room, create_agent, create_room
 from tests.sse import open_stream, wait_finished
 from tests.sse_client import Event, stream_turn, types
 from tests.turns_api.conftest import LiveServer, Serve
@@ -49,8 +49,7 @@ async def _session(client: httpx.AsyncClient, mode: str) -> str:
         response = await client.post(f"/v1/agents/{calc['id']}/sessions", json={"title": "t"})
     else:
         room = await create_room(client, ["plain"], mode=mode)
-        added = await client.post(f"/v1/rooms/{room['id']}/agents", json={"agent_id": calc["id"]})
-        assert added.status_code == 201, added.text
+        await add_to_room(client, room["id"], calc["id"])
         response = await client.post(f"/v1/rooms/{room['id']}/sessions", json={"title": "t"})
     assert response.status_code == 201, response.text
     session_id: str = response.json()["id"]
