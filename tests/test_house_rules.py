@@ -99,3 +99,19 @@ def test_every_json_body_cleans_unstorable_text() -> None:
     assert len(bodies) >= 6  # rooms, agents, roster, sessions, turns ...
     offenders = {r: m.__name__ for r, m in bodies.items() if not issubclass(m, RequestBody)}
     assert offenders == {}, f"derive these from pantheon.schemas.RequestBody: {offenders}"
+
+
+MODE_NAME = re.compile(r'"(standalone|manual|roundtable|orchestrator|pipeline|review)"')
+MODES_PACKAGE = ENGINE / "modes"
+MAX_MODE_LITERALS = 10  # issue 22: read the mode's spec instead of branching on its name
+
+
+def test_code_reads_mode_specs_instead_of_mode_names() -> None:
+    lines = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in _python_files(PACKAGE)
+        if MODES_PACKAGE not in path.parents
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if MODE_NAME.search(line)
+    ]
+    assert len(lines) <= MAX_MODE_LITERALS, f"mode names as literals: {lines}"

@@ -1,4 +1,4 @@
-"""Health, readiness and the model list."""
+"""Health, readiness, the model list and the mode list."""
 
 from __future__ import annotations
 
@@ -46,3 +46,27 @@ async def test_models_lists_builtin_scripted_alias(client: httpx.AsyncClient) ->
     body = (await client.get("/v1/models")).json()
     assert "scripted" in [m["name"] for m in body["items"]]
     assert body["total"] == len(body["items"])
+
+
+async def test_modes_lists_every_spec(client: httpx.AsyncClient) -> None:
+    response = await client.get("/v1/modes")
+    assert response.status_code == 200
+    body = response.json()
+    names = [item["name"] for item in body["items"]]
+    assert set(names) == {
+        "standalone",
+        "manual",
+        "roundtable",
+        "orchestrator",
+        "pipeline",
+        "review",
+    }
+    assert body["total"] == len(names)
+    review = next(item for item in body["items"] if item["name"] == "review")
+    assert review["constraints"]["min_agents"] == 2
+    assert review["answer"] == "chosen_draft"
+    manual = next(item for item in body["items"] if item["name"] == "manual")
+    assert manual["constraints"]["needs_mentions"] is True
+    assert manual["hint"].startswith("In manual mode")
+    standalone = next(item for item in body["items"] if item["name"] == "standalone")
+    assert standalone["constraints"]["session"] == "agent"

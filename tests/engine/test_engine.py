@@ -10,7 +10,7 @@ import pytest
 from pantheon.engine.errors import BrokenPrecondition
 from pantheon.engine.events import AgentFailedEvent, TurnStartedEvent
 from pantheon.engine.modes.orchestrator import OrchestratorMode
-from pantheon.engine.run import select_mode
+from pantheon.engine.modes.registry import select_mode
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.types import LLMRequest

@@ -14,6 +14,14 @@ from pantheon.agents.routes import router as agents_router
 from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
+from pantheon.engine.modes.specs import (
+    MODE_SPECS,
+    AnswerSource,
+    Mode,
+    ModeSpec,
+    OutputShape,
+    SessionKind,
+)
 from pantheon.errors import ServiceUnavailable, error_responses
 from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
@@ -102,6 +110,58 @@ async def list_models(registry: RegistryDep, principal: PrincipalDep, uow: UoWDe
         if a.name in allowed
     ]
     return ModelList(items=items, total=len(items), limit=len(items), offset=0)
+
+
+class ModeConstraints(BaseModel):
+    session: SessionKind = Field(description="where its turns run: a room's session or an agent's")
+    min_agents: int = Field(description="fewest agents the room must have")
+    needs_mentions: bool = Field(description="the message must @mention who answers")
+    uses_manager: bool = Field(description="a manager model routes and writes the answer")
+    can_pause: bool = Field(description="an approval-gated tool call pauses the turn")
+    can_rerun: bool = Field(description="a later turn may re-run from one of its stages")
+
+
+class ModeRead(BaseModel):
+    name: Mode
+    label: str
+    description: str
+    hint: str | None = Field(description="how to use it, for where a message is written")
+    output: OutputShape = Field(description="how the turn's output text is laid out")
+    answer: AnswerSource = Field(description="which text a person reads as the answer")
+    constraints: ModeConstraints
+
+
+class ModeList(BaseModel):
+    items: list[ModeRead]
+    total: int
+    limit: int
+    offset: int
+
+
+def _mode_read(spec: ModeSpec) -> ModeRead:
+    return ModeRead(
+        name=spec.name,
+        label=spec.label,
+        description=spec.description,
+        hint=spec.hint,
+        output=spec.output,
+        answer=spec.answer,
+        constraints=ModeConstraints(
+            session=spec.session,
+            min_agents=spec.min_agents,
+            needs_mentions=spec.needs_mentions,
+            uses_manager=spec.uses_manager,
+            can_pause=spec.can_pause,
+            can_rerun=spec.can_rerun,
+        ),
+    )
+
+
+@models.get("/v1/modes")
+async def list_modes() -> ModeList:
+    """The turn modes: what each does and what it needs (the page builds its pickers here)."""
+    items = [_mode_read(spec) for spec in MODE_SPECS]
+    return ModeList(items=items, total=len(items), limit=len(items), offset=0)
 
 
 def mount_routers(app: FastAPI) -> None:

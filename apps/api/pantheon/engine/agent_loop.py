@@ -39,11 +39,11 @@ from pantheon.engine.events import (
     TokenUsage,
     TurnEvent,
 )
+from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.speakers import CallOutcome, SpeakerRun, message_of, user_safe_message
 from pantheon.engine.tool_round import RoundOutcome, Settled, ToolBudget, ToolRound, run_round
 from pantheon.engine.tooling import ToolRunner, ToolScope
-from pantheon.engine.values import PAUSABLE_MODES
 from pantheon.llm.gateway import closing_stream
 from pantheon.llm.types import ChatMessage, ToolDefinition, Usage
 
@@ -144,7 +144,7 @@ class AgentLoop:
             offered=names,
             granted=granted,
             gated=frozenset(n for n in names if self.tools.needs_approval(run.speaker.tools, n)),
-            pausable=self.snapshot.mode in PAUSABLE_MODES,
+            pausable=mode_spec(self.snapshot.mode).can_pause,
         )
 
     def _scope(self, run: SpeakerRun) -> ToolScope:

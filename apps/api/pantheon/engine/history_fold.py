@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 
 from pantheon.engine.context import TurnContext
 from pantheon.engine.events import SummaryEvent, TurnEvent
+from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.prompting import (
     agent_system_prompt,
     exchange_tokens,
@@ -64,7 +65,7 @@ def history_budget(ctx: TurnContext, speakers: Sequence[AgentSnapshot]) -> Budge
         window = ctx.window(agent.model)
         system = agent_system_prompt(agent, roster)
         fixed.append((window, window.counter.count(system) + window.counter.count(snap.message)))
-    if snap.mode == "orchestrator":
+    if mode_spec(snap.mode).uses_manager:
         window = ctx.window(snap.manager_model)
         limit = snap.orchestrator.max_agents_per_round
         system, task = route_task(snap.message, roster, 1, limit, [], window)

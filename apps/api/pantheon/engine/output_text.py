@@ -1,7 +1,7 @@
 """A turn's ``output`` text, from its messages in turn order (formats in ``engine.record``).
 
-Pipeline (``mode == "pipeline"``): one block per stage, ``(reused)`` on stages taken over
-by ``rerun_from``; when the pipeline stopped early (its last stage failed or was
+Pipeline (its spec's ``output`` is ``stages``): one block per stage, ``(reused)`` on stages
+taken over by ``rerun_from``; when the pipeline stopped early (its last stage failed or was
 cancelled) a last block names the answer, the last good stage's output::
 
     [Stage 1] Researcher (reused): <text>

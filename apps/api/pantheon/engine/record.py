@@ -21,7 +21,7 @@ Promises:
   so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
 - ``output`` is the turn's text, formatted as in the seed.
 
-  Orchestrator (``mode == "orchestrator"``)::
+  Modes whose spec's ``output`` is ``rounds`` (orchestrator)::
 
       [Round 1]
       Alice: <text>
@@ -34,11 +34,11 @@ Promises:
       Manager synthesis:
       <text>
 
-  Pipeline and review: see ``engine/output_text.py`` (review is grouped in rounds like
-  the orchestrator, then its ``closing`` block: the answer and why the loop stopped).
+  ``stages`` (pipeline): see ``engine/output_text.py``; review is ``rounds`` too, then its
+  ``closing`` block: the answer and why the loop stopped.
 
-  Other modes: ``<Agent name>: <text>`` blocks separated by one blank line. Everywhere a
-  failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
+  ``speakers`` (the other modes): ``<Agent name>: <text>`` blocks separated by one blank
+  line. Everywhere a failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
   [cancelled]`` (``[interrupted]`` when its error code says the process running the turn
   died: turns/interrupted.py); the synthesis block is omitted when there was no synthesis.
 """
@@ -50,6 +50,7 @@ from datetime import datetime
 
 from pantheon.engine.approvals import ResumeState
 from pantheon.engine.events import TurnUsage
+from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
 from pantheon.engine.snapshot import SessionSummary
 from pantheon.engine.values import (
@@ -196,8 +197,9 @@ class TurnRecord:
     @property
     def output(self) -> str:
         messages = self.messages
-        if self.mode == "pipeline":
+        shape = mode_spec(self.mode).output if self.mode is not None else "speakers"
+        if shape == "stages":
             return pipeline_output(messages)
-        if self.mode in ("orchestrator", "review"):
+        if shape == "rounds":
             return "\n\n".join([*rounds_output(messages), *filter(None, [self.closing])])
         return "\n\n".join(message_line(m) for m in messages)

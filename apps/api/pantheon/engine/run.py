@@ -27,39 +27,14 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 
 from pantheon.engine.context import TurnContext
-from pantheon.engine.errors import BrokenPrecondition
 from pantheon.engine.events import TurnEvent, TurnStartedEvent
 from pantheon.engine.history_fold import fold_history
-from pantheon.engine.modes.base import TurnMode
-from pantheon.engine.modes.manual import ManualMode
-from pantheon.engine.modes.orchestrator import OrchestratorMode
-from pantheon.engine.modes.pipeline import PipelineMode
-from pantheon.engine.modes.review import ReviewMode
-from pantheon.engine.modes.roundtable import RoundtableMode
-from pantheon.engine.modes.standalone import StandaloneMode
+from pantheon.engine.modes.registry import select_mode
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
-from pantheon.engine.values import Mode
 from pantheon.llm.gateway import LLMGateway, closing_stream
-
-_MODES: dict[Mode, TurnMode] = {
-    "standalone": StandaloneMode(),
-    "manual": ManualMode(),
-    "roundtable": RoundtableMode(),
-    "orchestrator": OrchestratorMode(),
-    "pipeline": PipelineMode(),
-    "review": ReviewMode(),
-}
-
-
-def select_mode(mode: Mode) -> TurnMode:
-    """The implementation of ``mode``; ``BrokenPrecondition`` for an unknown name."""
-    try:
-        return _MODES[mode]
-    except KeyError:
-        raise BrokenPrecondition(f"unknown turn mode {mode!r}") from None
 
 
 async def run_turn(

@@ -83,7 +83,7 @@ class ToolRound:
     offered: frozenset[str]
     granted: int
     gated: frozenset[str] = frozenset()  # offered names whose calls wait for a person
-    # False in modes that cannot pause (PAUSABLE_MODES): a gated call is refused instead.
+    # False in modes that cannot pause (``ModeSpec.can_pause``): a gated call is refused instead.
     pausable: bool = True
 
 

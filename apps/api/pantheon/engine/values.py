@@ -1,4 +1,5 @@
-"""The one source of each closed set of values a turn uses: modes, statuses, purposes.
+"""The one source of each closed set of values a turn uses: statuses, purposes (modes are
+declared in ``engine/modes/specs.py`` and re-exported here).
 
 The engine, the DB models (column comments), the API schemas and the docs all take these
 names from here; the tuples are derived from the ``Literal`` types, so they cannot drift.
@@ -8,11 +9,9 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
+from pantheon.engine.modes.specs import MODES, ROOM_MODES, Mode, RoomMode
 from pantheon.llm.types import Purpose
 
-Mode = Literal["standalone", "manual", "roundtable", "orchestrator", "pipeline", "review"]
-# A room's mode: a room never runs 'standalone' (that needs a session opened on an agent).
-RoomMode = Literal["manual", "roundtable", "orchestrator", "pipeline", "review"]
 # Why a review turn stopped (SPEC "Workflows"): every reviewer approved, the round cap,
 # no gain in the best score for two rounds, or the drafter failed.
 ReviewStop = Literal["approved", "max_rounds", "no_gain", "draft_failed"]
@@ -30,11 +29,6 @@ CallStatus = Literal["ok", "error", "cancelled"]
 MessageRole = Literal["user", "assistant", "manager"]
 SpeakerRole = Literal["assistant", "manager"]  # the roles the engine produces
 
-MODES: tuple[Mode, ...] = get_args(Mode)
-# Modes that can stop at an approval-gated tool call and be continued (docs/approvals.md);
-# in the others such a call is refused and the model is told why.
-PAUSABLE_MODES: frozenset[Mode] = frozenset({"standalone", "manual", "roundtable", "orchestrator"})
-ROOM_MODES: tuple[RoomMode, ...] = get_args(RoomMode)
 TURN_STATUSES: tuple[TurnStatus, ...] = get_args(TurnStatus)
 MESSAGE_STATUSES: tuple[MessageStatus, ...] = get_args(MessageStatus)
 CALL_STATUSES: tuple[CallStatus, ...] = get_args(CallStatus)
@@ -49,7 +43,6 @@ __all__ = [
     "MESSAGE_ROLES",
     "MESSAGE_STATUSES",
     "MODES",
-    "PAUSABLE_MODES",
     "PURPOSES",
     "REVIEW_STOPS",
     "ROOM_MODES",

@@ -1,12 +1,12 @@
 """A turn's events (the JSON dicts its SSE stream carries) -> what an OpenAI client shows.
 
-``content`` is what a person reads: the synthesis in orchestrator mode, the one agent's
-reply in standalone mode, each agent's reply under its name in roundtable and manual
-modes, the last stage's output in pipeline mode (the last good one when a stage failed),
-the chosen draft in review mode. ``reasoning_content`` narrates the rest: routing, rounds,
-stages, the specialists' outputs (whole, when each finishes, since their deltas
-interleave), evaluations, reviews, failures and tool activity. Events of types this
-module does not know are skipped, so new event types never break the facade.
+``content`` is what a person reads, as the mode's spec says (``ModeSpec.answer``): the
+manager's synthesis, the one agent's reply, each agent's reply under its name, the last
+stage's output (the last good one when a stage failed), or the chosen draft.
+``reasoning_content`` narrates the rest: routing, rounds, stages, the specialists'
+outputs (whole, when each finishes, since their deltas interleave), evaluations, reviews,
+failures and tool activity. Events of types this module does not know are skipped, so
+new event types never break the facade.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pantheon.engine.modes.specs import MODES, AnswerSource, mode_spec
 from pantheon.facade.schemas import Usage
 
 Field = Literal["content", "reasoning_content"]
@@ -60,13 +61,22 @@ class Transcript:
         return self.names.get(key, key)
 
     @property
+    def _answer(self) -> AnswerSource:
+        return mode_spec(self.mode).answer if self.mode in MODES else "the_agent"
+
+    @property
     def _orchestrated(self) -> bool:
         """Modes whose agents are narrated whole, not streamed as the answer."""
-        return self.mode in ("orchestrator", "pipeline", "review")
+        return self.mode in MODES and mode_spec(self.mode).narrates_speakers
+
+    @property
+    def _each_agent(self) -> bool:
+        """Every agent's reply is part of the answer, under its name."""
+        return self._answer == "each_agent"
 
     def _answers(self, key: str) -> bool:
         """Whether this speaker's text is the answer itself (streamed as ``content``)."""
-        if self.mode == "pipeline":
+        if self._answer == "last_stage":
             return self._final_stage
         return key == MANAGER_KEY
 
@@ -89,7 +99,7 @@ class Transcript:
     def _on_agent_started(self, event: dict[str, Any]) -> list[Piece]:
         key = str(event["agent_key"])
         self.names[key] = str(event.get("agent_name") or key)
-        if self.mode not in ("roundtable", "manual"):
+        if not self._each_agent:
             return []
         heading = f"**{self.names[key]}**\n\n"
         self._speakers += 1
@@ -111,7 +121,7 @@ class Transcript:
         key = str(event["agent_key"])
         note = f"{self._name(key)} failed: {event.get('error', 'unknown error')}"
         self.failures.append(note)
-        if self.mode in ("roundtable", "manual"):
+        if self._each_agent:
             return [("content", f"*({note})*"), ("reasoning_content", note + "\n")]
         return [("reasoning_content", note + "\n")]
 

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import Agent, ChatSession, Message, Turn
 from pantheon.engine.mentions import NoValidMention, require_mentions
+from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import (
     MODES,
     AgentSnapshot,
@@ -59,6 +60,8 @@ def _agent_snapshot(agent: Agent, position: int) -> AgentSnapshot:
 # Stored strings back to the snapshot's literal types (the recorder writes only these).
 _HISTORY_ROLES: dict[str, HistoryRole] = {r: r for r in ("user", "assistant", "manager")}
 _MODES: dict[str, Mode] = {m: m for m in MODES}
+# The one mode a session opened on an agent runs (the spec whose session is "agent").
+_AGENT_SESSION_MODE = next(m for m in MODES if mode_spec(m).session == "agent")
 
 
 def _history_entry(message: Message) -> HistoryEntry:
@@ -95,6 +98,11 @@ async def _stored_history(
     return [_history_entry(m) for m in rows], truncated
 
 
+def _count(number: int) -> str:
+    words = ("no", "one", "two", "three", "four", "five")
+    return words[number] if number < len(words) else str(number)
+
+
 @dataclass(frozen=True, slots=True)
 class _Cast:
     """Who a turn runs with: its mode, roster, manager model and the room's purpose."""
@@ -109,29 +117,32 @@ async def _roster_and_mode(
     db: AsyncSession, owner_id: uuid.UUID, chat: ChatSession, data: TurnCreate
 ) -> _Cast:
     if chat.agent_id is not None:
-        if data.mode not in (None, "standalone"):
+        mode = data.mode or _AGENT_SESSION_MODE
+        if mode_spec(mode).session != "agent":
             raise Unprocessable(
-                f"a standalone session only runs 'standalone' turns, not '{data.mode}'"
+                f"a session opened on an agent only runs '{_AGENT_SESSION_MODE}' turns, "
+                f"not '{mode}'"
             )
         agent = await db.get(Agent, chat.agent_id)
         assert agent is not None  # the session query only returns sessions of live agents
-        return _Cast("standalone", (_agent_snapshot(agent, 0),))
+        return _Cast(mode, (_agent_snapshot(agent, 0),))
     assert chat.room_id is not None  # a session belongs to an agent or to a room
     rooms = RoomRepository(db)
     room = await rooms.get(owner_id, chat.room_id)
     assert room is not None  # likewise for live rooms
     mode = data.mode or _MODES[room.mode]
-    if mode == "standalone":
-        raise Unprocessable("'standalone' turns need a session opened on one agent, not a room")
+    spec = mode_spec(mode)
+    if spec.session != "room":
+        raise Unprocessable(f"'{mode}' turns need a session opened on one agent, not a room")
     members = (await rooms.roster([room.id]))[room.id]
     if not members:
         raise Unprocessable(
             f"room {room.id} has no agents; add one with POST /v1/rooms/{{id}}/agents"
         )
-    if mode == "review" and len(members) < 2:
+    if len(members) < spec.min_agents:
         raise Unprocessable(
-            f"a review turn needs at least two agents in room {room.id}: the first drafts, "
-            "the others review"
+            f"a {mode} turn needs at least {_count(spec.min_agents)} agents in room {room.id} "
+            f"({spec.description}); it has {len(members)}"
         )
     roster = tuple(_agent_snapshot(agent, member.position) for member, agent in members)
     return _Cast(mode, roster, room.manager_model, room.description)
@@ -194,13 +205,14 @@ async def prepare_turn(
     mode, roster = cast.mode, _with_instructions(cast.roster, context)
     reuse = await reused_stages(turns, chat.id, mode, data.rerun_from, roster)
     speakers: Sequence[AgentSnapshot] = roster
-    if mode == "manual":
+    spec = mode_spec(mode)
+    if spec.needs_mentions:
         try:
             speakers = require_mentions(data.message, roster)
         except NoValidMention as exc:
             raise Unprocessable(str(exc), room_keys=exc.keys) from exc
     manager_model = cast.manager_model or settings.default_model
-    await _check_models(db, owner_id, speakers, manager_model if mode == "orchestrator" else None)
+    await _check_models(db, owner_id, speakers, manager_model if spec.uses_manager else None)
     stored = context is None or context.history is None
     summary = session_summary(chat) if stored else None
     truncated = False

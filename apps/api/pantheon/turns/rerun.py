@@ -13,6 +13,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from pantheon.engine.modes.specs import MODES, mode_spec
 from pantheon.engine.snapshot import AgentSnapshot, Mode, ReusedStage
 from pantheon.errors import Unprocessable
 from pantheon.turns.repository import TurnRepository
@@ -28,12 +29,13 @@ async def reused_stages(
     """The stages before ``rerun_from``, from the session's last pipeline turn."""
     if rerun_from is None:
         return ()
-    if mode != "pipeline":
-        raise Unprocessable(f"rerun_from applies to pipeline turns; this turn runs in '{mode}'")
-    earlier = await turns.latest_of_mode(session_id, "pipeline")
+    if not mode_spec(mode).can_rerun:
+        rerunnable = ", ".join(m for m in MODES if mode_spec(m).can_rerun)
+        raise Unprocessable(f"rerun_from applies to {rerunnable} turns; this turn runs in '{mode}'")
+    earlier = await turns.latest_of_mode(session_id, mode)
     if earlier is None:
         raise Unprocessable(
-            f"rerun_from '{rerun_from}': session {session_id} has no earlier pipeline turn"
+            f"rerun_from '{rerun_from}': session {session_id} has no earlier {mode} turn"
         )
     stages = [m for m in await turns.messages(earlier.id) if m.role == "assistant"]
     keys = [m.agent_key or "" for m in stages]
