@@ -3,21 +3,21 @@
 // ".../new" is an empty chat: its session is created by the first message (same in rooms
 // and on agents), so "+ New session" never leaves empty sessions behind.
 
-import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./api.js";
-import { agentDialog } from "./agent-form.js";
-import { ChatPane } from "./chat.js";
-import { openDocumentsDialog } from "./documents-dialog.js";
-import { confirmDialog, formDialog } from "./dialogs.js";
-import { h } from "./dom.js";
-import { ROOM_MODES } from "./modes.js";
-import { notify, notifyError } from "./notify.js";
-import { clearRunning, loadRunning } from "./resume-store.js";
-import { openRosterDialog } from "./roster.js";
-import { sessionActions } from "./session-actions.js";
-import { installShortcuts } from "./shortcuts.js";
-import { renderSidebar } from "./sidebar.js";
-import { openUsageDialog } from "./usage-dialog.js";
-import { agentHeader, notFound, roomHeader, welcome } from "./views.js";
+import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./core/api.js";
+import { agentDialog } from "./agents/agent-form.js";
+import { ChatPane } from "./chat/chat.js";
+import { openDocumentsDialog } from "./knowledge/documents-dialog.js";
+import { confirmDialog, formDialog } from "./core/dialogs.js";
+import { h } from "./core/dom.js";
+import { ROOM_MODES } from "./core/modes.js";
+import { notify, notifyError } from "./core/notify.js";
+import { clearRunning, loadRunning } from "./core/resume-store.js";
+import { openRosterDialog } from "./rooms/roster.js";
+import { sessionActions } from "./sessions/session-actions.js";
+import { installShortcuts } from "./core/shortcuts.js";
+import { renderSidebar } from "./shell/sidebar.js";
+import { openUsageDialog } from "./sessions/usage-dialog.js";
+import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
 
 const state = { rooms: [], agents: [], models: [], route: { kind: null } };
 const sidebar = document.getElementById("sidebar");

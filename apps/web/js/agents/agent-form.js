@@ -2,8 +2,8 @@
 // tools (from GET /v1/tools). Created from a room's page, it can join that room's roster
 // in the same step.
 
-import { api } from "./api.js";
-import { formDialog } from "./dialogs.js";
+import { api } from "../core/api.js";
+import { formDialog } from "../core/dialogs.js";
 import { toolsPicker } from "./tools-picker.js";
 
 /** Resolves to {agent, addedTo: room|null, joinError}, or null when cancelled. */

@@ -3,7 +3,7 @@
 // down are disabled with a note. Entries of the agent that the list does not show (a
 // server's `orders.*`, an approval suffix `!`) are kept as they are.
 
-import { h } from "./dom.js";
+import { h } from "../core/dom.js";
 
 const firstParagraph = (text) => String(text ?? "").split(/\n\s*\n/)[0].replace(/\s+/g, " ").trim();
 

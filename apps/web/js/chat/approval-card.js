@@ -4,7 +4,7 @@
 // the server answers with the continuation turn, which the chat pane follows live.
 // data-state on the card: collecting (turn still running) -> open -> sending -> decided.
 
-import { h } from "./dom.js";
+import { h } from "../core/dom.js";
 
 export class ApprovalCard {
   /** onDecide(decisions): resolves when the continuation started, rejects with an Error. */

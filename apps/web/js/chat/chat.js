@@ -2,13 +2,13 @@
 // composer, the live turn (live-turn.js), and the per-turn actions: copy, regenerate
 // (the same message again, as a new turn) and edit-and-resend (a changed message, new turn).
 
-import { h } from "./dom.js";
+import { h } from "../core/dom.js";
 import { Composer } from "./composer.js";
 import { replayTurns, loadingNote } from "./history.js";
 import { LiveTurn } from "./live-turn.js";
-import { api, postApprovalsStream } from "./api.js";
-import { modeInfo } from "./modes.js";
-import { clearRunning } from "./resume-store.js";
+import { api, postApprovalsStream } from "../core/api.js";
+import { modeInfo } from "../core/modes.js";
+import { clearRunning } from "../core/resume-store.js";
 
 export class ChatPane {
   constructor({ onTurnFinished } = {}) {

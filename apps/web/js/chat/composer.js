@@ -1,9 +1,9 @@
 // The message box: Enter sends, Shift+Enter adds a line, the per-message mode for rooms,
 // an "editing" banner for edit-and-resend, and @mention suggestions.
 
-import { h } from "./dom.js";
-import { attachMentions } from "./mentions.js";
-import { ROOM_MODES } from "./modes.js";
+import { h } from "../core/dom.js";
+import { attachMentions } from "./mention-list.js";
+import { ROOM_MODES } from "../core/modes.js";
 
 const MODE_HELP = Object.fromEntries(ROOM_MODES.map((m) => [m.value, `This turn: ${m.label}`]));
 

@@ -2,9 +2,9 @@
 // replays a finished turn) through the same renderers as a live turn, then given the
 // stored figures (GET /v1/turns/{id}). A reopened session looks exactly as it streamed.
 
-import { api, followTurnStream } from "./api.js";
-import { h } from "./dom.js";
-import { readEvents } from "./sse.js";
+import { api, followTurnStream } from "../core/api.js";
+import { h } from "../core/dom.js";
+import { readEvents } from "../core/sse.js";
 import { TurnView } from "./turn-view.js";
 
 const PARALLEL = 4; // requests in flight while loading a long history

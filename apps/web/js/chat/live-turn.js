@@ -3,10 +3,10 @@
 // Every ending says what is true: a turn the server no longer knows was lost (its message
 // goes back to the composer); a server that does not answer may still finish it.
 
-import { api, postTurnStream, followTurnStream, ApiError } from "./api.js";
-import { readEvents } from "./sse.js";
+import { api, postTurnStream, followTurnStream, ApiError } from "../core/api.js";
+import { readEvents } from "../core/sse.js";
 import { TurnView } from "./turn-view.js";
-import { saveRunning, clearRunning } from "./resume-store.js";
+import { saveRunning, clearRunning } from "../core/resume-store.js";
 
 const RECONNECT_DELAYS_MS = [250, 1000, 2000, 4000, 8000];
 

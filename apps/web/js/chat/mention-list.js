@@ -2,9 +2,8 @@
 // agents; ArrowUp/ArrowDown choose, Enter or Tab inserts "@key ", Escape closes.
 // A listbox tied to the textarea with aria-activedescendant, as a combobox does.
 
-import { h } from "./dom.js";
-
-const TOKEN = /(^|\s)@([A-Za-z0-9_-]*)$/;
+import { h } from "../core/dom.js";
+import { insertMention, matchAgents, mentionQuery } from "../text/mentions.js";
 
 export function attachMentions(input, getRoster) {
   const list = h("ul", { class: "mention-list", role: "listbox", id: "mention-list",
@@ -16,9 +15,8 @@ export function attachMentions(input, getRoster) {
   let matches = [];
   let active = 0;
 
-  function token() {
-    const before = input.value.slice(0, input.selectionStart);
-    return TOKEN.exec(before);
+  function typed() {
+    return mentionQuery(input.value, input.selectionStart);
   }
 
   function close() {
@@ -29,12 +27,10 @@ export function attachMentions(input, getRoster) {
   }
 
   function update() {
-    const found = token();
+    const query = typed();
     const roster = getRoster();
-    if (!found || !roster.length) return close();
-    const typed = found[2].toLowerCase();
-    matches = roster.filter((a) => a.key.toLowerCase().startsWith(typed)
-      || a.name.toLowerCase().startsWith(typed));
+    if (query === null || !roster.length) return close();
+    matches = matchAgents(roster, query);
     if (!matches.length) return close();
     active = Math.min(active, matches.length - 1);
     list.replaceChildren(...matches.map((agent, i) => h("li", {
@@ -49,13 +45,11 @@ export function attachMentions(input, getRoster) {
   }
 
   function choose(index) {
-    const found = token();
-    if (!found) return close();
-    const start = input.selectionStart - found[2].length - 1;
-    const insert = `@${matches[index].key} `;
-    input.value = input.value.slice(0, start) + insert + input.value.slice(input.selectionStart);
-    const caret = start + insert.length;
-    input.setSelectionRange(caret, caret);
+    const query = typed();
+    if (query === null) return close();
+    const next = insertMention(input.value, input.selectionStart, query, matches[index].key);
+    input.value = next.value;
+    input.setSelectionRange(next.caret, next.caret);
     close();
     return undefined;
   }

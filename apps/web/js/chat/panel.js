@@ -3,9 +3,10 @@
 //             -> done | failed | stopped, or paused (waits for a person's approval).
 // Tests and CSS read it.
 
-import { h, formatMs } from "./dom.js";
-import { renderInto } from "./markdown.js";
-import { copyButton } from "./clipboard.js";
+import { h } from "../core/dom.js";
+import { formatMs } from "../text/format.js";
+import { renderInto } from "../text/markdown-dom.js";
+import { copyButton } from "../core/clipboard.js";
 import { ToolCalls } from "./tool-calls.js";
 
 const STATE_LABEL = {

@@ -4,7 +4,8 @@
 // running -> ok | failed | unfinished (the turn ended before its result); a call that
 // needs a person's approval: running -> awaiting (its result comes in the continuation).
 
-import { h, formatMs } from "./dom.js";
+import { h } from "../core/dom.js";
+import { formatMs } from "../text/format.js";
 
 const BADGE = { running: "running…", ok: "ok", failed: "failed", unfinished: "no result",
   awaiting: "awaits approval" };

@@ -2,8 +2,8 @@
 // (tool calls, stages ...), add an entry here: `RENDERERS.tool_call = (view, e) => ...`.
 // Unknown types are ignored, so an older page keeps working against a newer server.
 
-import { h } from "./dom.js";
-import { describeFailure } from "./humanize.js";
+import { h } from "../core/dom.js";
+import { describeFailure } from "../text/humanize.js";
 import { renderUsage } from "./turn-usage.js";
 import { WORKFLOW_RENDERERS } from "./workflow-events.js";
 

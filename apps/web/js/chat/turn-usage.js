@@ -1,7 +1,8 @@
 // The figures under a turn and in each panel's footer: tokens and cost from
 // `turn_completed.usage`; wall time, LLM calls and per-agent latency from GET /v1/turns/{id}.
 
-import { h, formatCost, formatMs } from "./dom.js";
+import { h } from "../core/dom.js";
+import { formatCost, formatMs } from "../text/format.js";
 import { panelId } from "./panel.js";
 
 // Calls an agent makes for its own panel (all but the manager's route/evaluate/synthesis).

@@ -3,12 +3,12 @@
 // The view knows nothing about the network: events go through `apply`, which looks up one
 // renderer per event type in turn-events.js (live, replayed and stored turns alike).
 
-import { h, replaceChildren } from "./dom.js";
-import { renderMarkdown } from "./markdown.js";
+import { h, replaceChildren } from "../core/dom.js";
+import { renderMarkdown } from "../text/markdown-dom.js";
 import { AgentPanel, panelId } from "./panel.js";
 import { RENDERERS } from "./turn-events.js";
 import { renderUsage } from "./turn-usage.js";
-import { copyButton } from "./clipboard.js";
+import { copyButton } from "../core/clipboard.js";
 import { trackCitations } from "./citations.js";
 import { ApprovalCard } from "./approval-card.js";
 

@@ -4,7 +4,7 @@
 // only on the session's latest pipeline turn). Review: each round lists the reviewers'
 // verdicts with scores; the chosen draft is marked and the reason the loop stopped shown.
 
-import { h } from "./dom.js";
+import { h } from "../core/dom.js";
 import { panelId } from "./panel.js";
 
 const STAGE_STATE = { running: "running", done: "done", reused: "reused", failed: "failed" };

@@ -1,6 +1,6 @@
 // The HTTP API, one function per route. Errors become ApiError carrying the server's detail.
 
-import { describeError } from "./humanize.js";
+import { describeError } from "../text/humanize.js";
 
 /** `message` is for a person (see humanize.js); `detail` is the server's own text. */
 export class ApiError extends Error {

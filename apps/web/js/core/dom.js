@@ -42,21 +42,3 @@ export function replaceChildren(el, ...children) {
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }
-
-export function formatTime(iso) {
-  if (!iso) return "";
-  const date = new Date(iso);
-  return date.toLocaleString(undefined, {
-    month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
-  });
-}
-
-export function formatMs(ms) {
-  if (ms === null || ms === undefined) return "–";
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
-}
-
-export function formatCost(usd) {
-  if (!usd) return "$0";
-  return usd < 0.01 ? `$${usd.toFixed(5)}` : `$${usd.toFixed(3)}`;
-}

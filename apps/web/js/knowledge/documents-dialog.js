@@ -3,8 +3,8 @@
 // confirmation, and a search over the place's passages. File names and passages are
 // user input: they only ever go into text nodes.
 
-import { confirmDialog } from "./dialogs.js";
-import { h } from "./dom.js";
+import { confirmDialog } from "../core/dialogs.js";
+import { h } from "../core/dom.js";
 import {
   deleteDocument, formatBytes, getDocument, listDocuments, searchKnowledge, uploadDocument,
 } from "./knowledge-api.js";
@@ -157,10 +157,10 @@ export function openDocumentsDialog(place) {
       const text = h("p", { class: "passage-text", dataset: { clamped: "true" } }, item.text);
       const more = item.text.length > 240
         ? h("button", { type: "button", class: "ghost small", "aria-expanded": "false", onclick: () => {
-          const open = text.dataset.clamped === "true";
-          text.dataset.clamped = String(!open);
-          more.setAttribute("aria-expanded", String(open));
-          more.textContent = open ? "Less" : "More";
+          const expanding = text.dataset.clamped === "true";
+          text.dataset.clamped = String(!expanding);
+          more.setAttribute("aria-expanded", String(expanding));
+          more.textContent = expanding ? "Less" : "More";
         } }, "More")
         : null;
       return h("li", { class: "passage" },

@@ -2,7 +2,7 @@
 // `place` is {kind: "room" | "agent", id}. Errors are ApiError (see api.js); upload
 // errors for a refused file (413, 415) get a sentence naming the limit or the types.
 
-import { ApiError, authHeaders, request } from "./api.js";
+import { ApiError, authHeaders, request } from "../core/api.js";
 
 const id = encodeURIComponent;
 const base = (place) => `/v1/${place.kind === "room" ? "rooms" : "agents"}/${id(place.id)}`;

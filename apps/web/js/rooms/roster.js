@@ -3,8 +3,8 @@
 // positions may have gaps (0, 2, 3 after a removal), so every request uses the stored
 // position of a neighbour, never the row's index in the list.
 
-import { api } from "./api.js";
-import { h } from "./dom.js";
+import { api } from "../core/api.js";
+import { h } from "../core/dom.js";
 
 export function openRosterDialog({ room, agents, onChange }) {
   let current = room;

@@ -2,13 +2,13 @@
 // start a new one (an empty chat; the session is created by the first message), rename,
 // delete, export the open one and show what it cost.
 
-import { api } from "./api.js";
-import { confirmDialog, formDialog } from "./dialogs.js";
+import { api } from "../core/api.js";
+import { confirmDialog, formDialog } from "../core/dialogs.js";
 import { exportSession } from "./export.js";
-import { notify, notifyError } from "./notify.js";
+import { notify, notifyError } from "../core/notify.js";
 import { openSessionsDialog } from "./sessions-dialog.js";
 import { openUsageDialog } from "./usage-dialog.js";
-import { sessionLabel } from "./views.js";
+import { sessionLabel } from "../text/format.js";
 
 /**
  * owner: {kind: "room"|"agent", id, name}; go(hash); currentId; isRunning(sessionId);

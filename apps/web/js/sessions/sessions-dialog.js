@@ -1,8 +1,8 @@
 // The sessions of a room or agent: latest activity first, searchable by title and content
 // (the server's ?q=), each openable, renameable and deletable.
 
-import { h, formatTime } from "./dom.js";
-import { sessionLabel } from "./views.js";
+import { h } from "../core/dom.js";
+import { formatTime, sessionLabel } from "../text/format.js";
 
 const SEARCH_DELAY_MS = 250;
 

@@ -2,7 +2,8 @@
 // /v1/rooms/{id}/usage, shown as totals, then tables by agent, by model and by turn,
 // with the costliest turn named. Read-only; the server sums, this only lays it out.
 
-import { h, formatCost, formatMs, formatTime } from "./dom.js";
+import { h } from "../core/dom.js";
+import { formatCost, formatMs, formatTime } from "../text/format.js";
 
 const COLUMNS = [
   ["Calls", (r) => String(r.calls)],

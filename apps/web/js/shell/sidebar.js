@@ -1,7 +1,7 @@
 // The navigation column: rooms and agents, each with a "New" button and an empty state.
 
-import { h } from "./dom.js";
-import { showShortcuts } from "./shortcuts.js";
+import { h } from "../core/dom.js";
+import { showShortcuts } from "../core/shortcuts.js";
 
 function themeButton() {
   const theme = window.pantheonTheme;

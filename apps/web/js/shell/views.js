@@ -2,17 +2,14 @@
 // (edit, delete), then the session bar (sessions, new session, this session's actions).
 // Actions are passed in; this only builds the DOM.
 
-import { h, formatTime } from "./dom.js";
-import { menuButton } from "./menu.js";
-import { ROOM_MODES, modeInfo } from "./modes.js";
+import { h } from "../core/dom.js";
+import { sessionLabel } from "../text/format.js";
+import { menuButton } from "../core/menu.js";
+import { ROOM_MODES, modeInfo } from "../core/modes.js";
 
 // Every option says it is the room's default: the composer has a look-alike picker for
 // one turn, whose options say "This turn".
 const MODES = ROOM_MODES.map((m) => [m.value, `Room default: ${m.value}`]);
-
-export function sessionLabel(session) {
-  return session?.title || (session ? `Untitled session of ${formatTime(session.created_at)}` : "New session");
-}
 
 /** Sessions button (opens the list), "+ New session", and this session's menu. */
 function sessionBar(sessions, sessionId, actions) {

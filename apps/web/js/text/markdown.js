@@ -1,17 +1,27 @@
-// A small, safe Markdown renderer for untrusted agent output.
-// It builds DOM nodes with createElement and text nodes only: no innerHTML, no HTML
-// passthrough, no attributes taken from the text except an http(s) link href that has
-// been parsed by URL(). Raw HTML in the input stays visible as text.
+// A small Markdown parser for untrusted agent output, with no DOM: text in, a plain tree
+// out. Nodes are strings (text) or {tag, attrs, children}; the tags are the few in
+// NODE_TAGS and nothing is taken from the text but text, a fence's language name and an
+// http(s) link href that URL() parsed. Raw HTML in the input stays text. markdown-dom.js
+// turns the tree into elements; keeping this part pure lets node's test runner check it.
 //
-// Supported: paragraphs (single newlines kept as line breaks), fenced code blocks (with
-// syntax highlighting through highlight.js and a copy button), headings, block quotes,
-// bullet and numbered lists (nested by indentation), task lists (- [ ] / - [x]), pipe
-// tables, rules, inline code, **bold**, *italic* / _italic_, ~~strikethrough~~,
-// [links](https://...) and bare http(s) URLs.
+// Supported: paragraphs (single newlines kept as line breaks), fenced code blocks (a
+// "code-block" node: language and text), headings, block quotes, bullet and numbered lists
+// (nested by indentation), task lists (- [ ] / - [x]), pipe tables, rules, inline code,
+// **bold**, *italic* / _italic_, ~~strikethrough~~, [links](https://...) and bare http(s)
+// URLs.
 
-import { copyButton } from "./clipboard.js";
-import { highlightInto } from "./highlight.js";
 import { isTableStart, table } from "./md-table.js";
+
+/** Every tag the parser can produce; markdown-dom.js builds exactly these. */
+export const NODE_TAGS = Object.freeze([
+  "p", "br", "h3", "h4", "h5", "h6", "strong", "em", "del", "code", "code-block", "ul", "ol",
+  "li", "blockquote", "hr", "a", "table", "thead", "tbody", "tr", "th", "td",
+]);
+
+/** A tree node: `attrs` holds only values the parser computed, never raw text. */
+export function node(tag, attrs = {}, children = []) {
+  return { tag, attrs, children };
+}
 
 const MAX_DEPTH = 6;
 
@@ -22,18 +32,12 @@ const QUOTE = /^ {0,3}>\s?/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const TASK = /^\[([ xX])\]\s+/;
 
-/** Render `text` into a DocumentFragment. */
-export function renderMarkdown(text) {
-  const fragment = document.createDocumentFragment();
+/** Parse `text` into a list of block nodes. */
+export function parseMarkdown(text) {
+  const blocks = [];
   const lines = String(text ?? "").replace(/\r\n?/g, "\n").split("\n");
-  renderBlocks(lines, fragment, 0);
-  return fragment;
-}
-
-/** Replace `el`'s children with the rendering of `text`. */
-export function renderInto(el, text) {
-  el.replaceChildren(renderMarkdown(text));
-  return el;
+  parseBlocks(lines, blocks, 0);
+  return blocks;
 }
 
 function isBlockStart(line, lines = null, i = 0) {
@@ -41,7 +45,7 @@ function isBlockStart(line, lines = null, i = 0) {
     || ITEM.test(line) || (lines !== null && isTableStart(lines, i));
 }
 
-function renderBlocks(lines, parent, depth) {
+function parseBlocks(lines, parent, depth) {
   let i = 0;
   while (i < lines.length) {
     const line = lines[i];
@@ -51,12 +55,12 @@ function renderBlocks(lines, parent, depth) {
     const heading = HEADING.exec(line);
     if (heading) {
       const level = Math.min(6, heading[1].length + 2); // agent headings sit below the page's
-      parent.append(inlineInto(document.createElement(`h${level}`), heading[2]));
+      parent.push(node(`h${level}`, {}, parseInline(heading[2])));
       i += 1;
       continue;
     }
-    if (RULE.test(line)) { parent.append(document.createElement("hr")); i += 1; continue; }
-    if (isTableStart(lines, i)) { i = table(lines, i, parent, inlineInto); continue; }
+    if (RULE.test(line)) { parent.push(node("hr")); i += 1; continue; }
+    if (isTableStart(lines, i)) { i = table(lines, i, parent, parseInline); continue; }
     if (depth < MAX_DEPTH && QUOTE.test(line)) { i = quote(lines, i, parent, depth); continue; }
     if (depth < MAX_DEPTH && ITEM.test(line)) { i = list(lines, i, parent, depth); continue; }
     i = paragraph(lines, i, parent);
@@ -76,22 +80,8 @@ function codeBlock(lines, start, fence, parent) {
     body.push(lines[i]);
     i += 1;
   }
-  const text = body.join("\n");
-  const pre = document.createElement("pre");
-  const code = document.createElement("code");
-  if (fence[2]) pre.dataset.lang = fence[2];
-  highlightInto(code, text, fence[2]);
-  pre.append(code);
-  const head = document.createElement("div");
-  head.className = "code-head";
-  const lang = document.createElement("span");
-  lang.className = "code-lang";
-  lang.textContent = fence[2] || "text";
-  head.append(lang, copyButton(() => text, `Copy ${fence[2] || "code"} code`));
-  const block = document.createElement("div");
-  block.className = "code-block";
-  block.append(head, pre);
-  parent.append(block);
+  const lang = fence[2] || null;
+  parent.push(node("code-block", { lang }, [body.join("\n")]));
   return i;
 }
 
@@ -102,17 +92,17 @@ function quote(lines, start, parent, depth) {
     body.push(lines[i].replace(QUOTE, ""));
     i += 1;
   }
-  const block = document.createElement("blockquote");
-  renderBlocks(body, block, depth + 1);
-  parent.append(block);
+  const children = [];
+  parseBlocks(body, children, depth + 1);
+  parent.push(node("blockquote", {}, children));
   return i;
 }
 
 function list(lines, start, parent, depth) {
   const first = ITEM.exec(lines[start]);
   const ordered = /\d/.test(first[2]);
-  const listEl = document.createElement(ordered ? "ol" : "ul");
-  if (ordered && parseInt(first[2], 10) !== 1) listEl.start = parseInt(first[2], 10);
+  const number = parseInt(first[2], 10);
+  const listEl = node(ordered ? "ol" : "ul", ordered && number !== 1 ? { start: number } : {});
   const indent = first[1].length;
   let i = start;
   while (i < lines.length) {
@@ -134,21 +124,13 @@ function list(lines, start, parent, depth) {
       body.push(next.slice(Math.min(contentIndent, next.length - next.trimStart().length)));
       i += 1;
     }
-    const li = document.createElement("li");
     const task = ordered ? null : TASK.exec(body[0]);
-    if (task) {
-      body[0] = body[0].slice(task[0].length);
-      li.className = "task";
-      const box = document.createElement("input");
-      box.type = "checkbox";
-      box.disabled = true;
-      box.checked = task[1] !== " ";
-      li.append(box);
-    }
-    renderBlocks(body, li, depth + 1);
-    const only = li.lastChild;
-    if (only?.nodeName === "P" && li.childNodes.length === (task ? 2 : 1)) only.replaceWith(...only.childNodes);
-    listEl.append(li);
+    if (task) body[0] = body[0].slice(task[0].length);
+    const li = node("li", task ? { checked: task[1] !== " " } : {});
+    parseBlocks(body, li.children, depth + 1);
+    // A tight item holds its text directly, not in a paragraph.
+    if (li.children.length === 1 && li.children[0].tag === "p") li.children = li.children[0].children;
+    listEl.children.push(li);
     if (i < lines.length && lines[i].trim() === "") {
       const after = lines.slice(i).find((l) => l.trim() !== "");
       const again = after && ITEM.exec(after);
@@ -156,7 +138,7 @@ function list(lines, start, parent, depth) {
       while (lines[i].trim() === "") i += 1;
     }
   }
-  parent.append(listEl);
+  parent.push(listEl);
   return i;
 }
 
@@ -167,12 +149,12 @@ function paragraph(lines, start, parent) {
     body.push(lines[i].trim());
     i += 1;
   }
-  const p = document.createElement("p");
+  const p = node("p");
   body.forEach((line, index) => {
-    if (index) p.append(document.createElement("br"));
-    inlineInto(p, line);
+    if (index) p.children.push(node("br"));
+    p.children.push(...parseInline(line));
   });
-  parent.append(p);
+  parent.push(p);
   return i;
 }
 
@@ -192,44 +174,34 @@ const INLINE = new RegExp(
   "g",
 );
 
-/** Append the inline rendering of `text` to `el`; returns `el`. */
-export function inlineInto(el, text, depth = 0) {
+/** The inline nodes of `text`: strings and span nodes. */
+export function parseInline(text, depth = 0) {
+  const out = [];
   let last = 0;
-  INLINE.lastIndex = 0;
-  const matches = [...String(text).matchAll(INLINE)];
-  for (const m of matches) {
+  for (const m of String(text).matchAll(INLINE)) {
     if (m.index < last) continue;
-    if (m.index > last) el.append(text.slice(last, m.index));
-    el.append(inlineNode(m, depth));
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(inlineNode(m, depth));
     last = m.index + m[0].length;
   }
-  if (last < text.length) el.append(text.slice(last));
-  return el;
+  if (last < text.length) out.push(text.slice(last));
+  return out;
 }
 
 function inlineNode(m, depth) {
-  if (m[1] !== undefined) {
-    const code = document.createElement("code");
-    code.textContent = m[2].replace(/^ (.*) $/s, "$1");
-    return code;
-  }
+  if (m[1] !== undefined) return node("code", {}, [m[2].replace(/^ (.*) $/s, "$1")]);
   if (m[3] !== undefined) {
     const href = safeHref(m[4]);
-    if (href === null) return document.createTextNode(m[0]);
-    const a = link(href);
-    return depth < MAX_DEPTH ? inlineInto(a, m[3], depth + 1) : (a.append(m[3]), a);
+    if (href === null) return m[0];
+    return node("a", { href }, depth < MAX_DEPTH ? parseInline(m[3], depth + 1) : [m[3]]);
   }
   if (m[9] !== undefined) {
     const href = safeHref(m[9]);
-    if (href === null) return document.createTextNode(m[0]);
-    const a = link(href);
-    a.textContent = m[9];
-    return a;
+    return href === null ? m[0] : node("a", { href }, [m[9]]);
   }
   let [tag, inner] = m[5] ?? m[6] ? ["strong", m[5] ?? m[6]] : ["em", m[7] ?? m[8]];
   if (m[10] !== undefined) [tag, inner] = ["del", m[10]];
-  const el = document.createElement(tag);
-  return depth < MAX_DEPTH ? inlineInto(el, inner, depth + 1) : (el.append(inner), el);
+  return node(tag, {}, depth < MAX_DEPTH ? parseInline(inner, depth + 1) : [inner]);
 }
 
 /** The normalised href when `raw` is an absolute http(s) URL, else null. */
@@ -241,12 +213,4 @@ export function safeHref(raw) {
     return null;
   }
   return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
-}
-
-function link(href) {
-  const a = document.createElement("a");
-  a.href = href;
-  a.target = "_blank";
-  a.rel = "noopener noreferrer nofollow";
-  return a;
 }

@@ -1,6 +1,7 @@
 // GitHub-style pipe tables for markdown.js: a header row, a delimiter row (---, :--, :-:,
-// --:), then body rows. Cells are rendered inline (via the `inline` callback) into DOM
-// nodes; alignment goes to data-align (the CSP allows no inline styles).
+// --:), then body rows. Pure like the parser: cells become tree nodes (via the `inline`
+// callback) and alignment an `align` attribute (the DOM side writes it to data-align: the
+// CSP allows no inline styles).
 
 const DELIMITER_CELL = /^\s*:?-{1,}:?\s*$/;
 
@@ -35,36 +36,28 @@ function align(cell) {
   return left ? "left" : null;
 }
 
-/** Append the table starting at `start` to `parent`; returns the next line index. */
+/** Push the table starting at `start` onto `parent` (a node list); returns the next index. */
 export function table(lines, start, parent, inline) {
   const head = splitRow(lines[start]);
   const aligns = splitRow(lines[start + 1]).map(align);
-  const tableEl = document.createElement("table");
-  const thead = document.createElement("thead");
-  thead.append(row(head, "th", aligns, inline));
-  const tbody = document.createElement("tbody");
+  const body = [];
   let i = start + 2;
   while (i < lines.length && lines[i].trim() !== "" && lines[i].includes("|")) {
     const cells = splitRow(lines[i]).slice(0, head.length);
     while (cells.length < head.length) cells.push("");
-    tbody.append(row(cells, "td", aligns, inline));
+    body.push(row(cells, "td", aligns, inline));
     i += 1;
   }
-  tableEl.append(thead, tbody);
-  const wrap = document.createElement("div");
-  wrap.className = "table-wrap"; // scrolls sideways on narrow screens instead of the page
-  wrap.append(tableEl);
-  parent.append(wrap);
+  parent.push(tableNode("table", [tableNode("thead", [row(head, "th", aligns, inline)]),
+    tableNode("tbody", body)]));
   return i;
 }
 
+function tableNode(tag, children, attrs = {}) {
+  return { tag, attrs, children };
+}
+
 function row(cells, tag, aligns, inline) {
-  const tr = document.createElement("tr");
-  cells.forEach((text, index) => {
-    const cell = document.createElement(tag);
-    if (aligns[index]) cell.dataset.align = aligns[index];
-    inline(cell, text);
-    tr.append(cell);
-  });
-  return tr;
+  return tableNode("tr", cells.map((text, index) => tableNode(tag, inline(text),
+    aligns[index] ? { align: aligns[index] } : {})));
 }
