@@ -73,6 +73,7 @@ async function route() {
   }
   const base = `#/${kind}s/${owner.id}`;
   main.querySelector(".view-head")?.setAttribute("inert", ""); // stale until redrawn below
+  if (!showing(kind, owner, sessionId)) chat.leave(); // the old composer must not send meanwhile
   let sessions = [];
   try {
     sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
@@ -95,6 +96,12 @@ async function route() {
   await chat.show({ [kind]: owner, sessionId, ensureSession: async () => chat.context.sessionId ?? create() });
   if (fresh) chat.composer.focus();
   return undefined;
+}
+
+/** True when the chat pane already shows this owner's session (or its new session). */
+function showing(kind, owner, sessionId) {
+  const context = chat.context;
+  return Boolean(context) && context[kind]?.id === owner.id && (context.sessionId ?? null) === (sessionId ?? null);
 }
 
 function header(kind, owner, sessions, sessionId) {

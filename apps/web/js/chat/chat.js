@@ -52,6 +52,12 @@ export class ChatPane {
     await this.loadHistory(context.sessionId);
   }
 
+  /** The page is opening another chat: nothing is sent to this one until show() says which. */
+  leave() {
+    this.context = null;
+    this.updateComposer();
+  }
+
   emptyState() {
     const room = this.context.room;
     if (room && room.agents.length === 0) {
