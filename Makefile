@@ -6,7 +6,7 @@ PIP_QUIET ?= -q
 # llama.cpp's native CPU detection crashes on these machines; build for a generic target.
 LOCAL_CMAKE_ARGS := -DGGML_NATIVE=OFF
 
-.PHONY: run test lint typecheck pytest test-local migrate serve format clean
+.PHONY: run test lint typecheck lint-web test-web pytest test-local migrate serve format clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -31,7 +31,8 @@ serve: $(VENV)/.dev-installed
 migrate: $(VENV)/.dev-installed
 	$(BIN)/pantheon migrate
 
-test: lint typecheck pytest
+# pytest runs last: its closing lines are the verdict CI reads.
+test: lint typecheck lint-web test-web pytest
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff format --check .
@@ -39,6 +40,19 @@ lint: $(VENV)/.dev-installed
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
+
+# The web client (apps/web, docs/web.md): ESLint from the lockfile, node's test runner.
+WEB := apps/web
+
+$(WEB)/node_modules/.installed: $(WEB)/package.json $(WEB)/package-lock.json
+	cd $(WEB) && npm ci --no-audit --no-fund
+	touch $@
+
+lint-web: $(WEB)/node_modules/.installed
+	$(WEB)/node_modules/.bin/eslint -c $(WEB)/eslint.config.js $(WEB) tests/web/js
+
+test-web:
+	node --test --test-reporter=spec tests/web/js/*.test.mjs
 
 pytest: $(VENV)/.dev-installed
 	$(BIN)/pytest -m "not local_model"
@@ -51,7 +65,7 @@ format: $(VENV)/.dev-installed
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache $(WEB)/node_modules
 
 # Benchmarks (apps/bench, docs/benchmarks.md). Numbers need a quiet machine: nothing else
 # running. bench-quick is the same harness with tiny sizes (the smoke test runs it).

@@ -54,6 +54,6 @@ def test_latency_is_integer_milliseconds_in_the_api() -> None:
 
 
 def test_the_web_page_offers_every_room_mode() -> None:
-    modes_js = Path(__file__).resolve().parents[2] / "apps" / "web" / "js" / "modes.js"
+    modes_js = Path(__file__).resolve().parents[2] / "apps" / "web" / "js" / "core" / "modes.js"
     offered = re.findall(r'\{ value: "([a-z_]+)"', modes_js.read_text(encoding="utf-8"))
     assert sorted(offered) == sorted(ROOM_MODES)  # each once; the page picks the order

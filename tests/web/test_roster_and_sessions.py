@@ -4,7 +4,7 @@ created from a room's page; one '+ New session' behaviour for rooms and agents."
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.web.conftest import screenshot
 from tests.web.server import LiveServer
@@ -150,3 +150,42 @@ def test_agent_created_from_a_room_joins_its_roster(page: Page, server: LiveServ
     expect(page.locator(".toasts")).to_contain_text("Created Loner (@loner).")
     expect(page.locator(".view-title")).to_contain_text("Loner")  # its own page
     assert roster_keys(server, room_id) == ["first", "newbie"]
+
+
+def test_nothing_is_sent_to_the_previous_session_while_the_next_one_loads(
+    page: Page, server: LiveServer
+) -> None:
+    agent = server.agent("steady")
+    session = server.api("POST", f"/v1/agents/{agent['id']}/sessions", {"title": "First"})
+    server.api("POST", f"/v1/sessions/{session['id']}/turns", {"message": "one"})
+    page.goto(f"/#/agents/{agent['id']}/sessions/{session['id']}")
+    expect(page.locator(".turn")).to_have_count(1)
+    box = page.get_by_label("Message")
+    send = page.get_by_role("button", name="Send", exact=True)
+    expect(send).to_be_enabled()
+
+    # The next view's session list is held until the test lets it go: the old view stays
+    # on screen meanwhile, and a message typed there must not go to the old session.
+    listing = f"**/v1/agents/{agent['id']}/sessions*"
+    held: list[Route] = []
+    page.route(listing, lambda route: held.append(route))
+    with page.expect_request(listing):
+        page.evaluate(f"location.hash = '#/agents/{agent['id']}/new'")
+    expect(send).to_be_disabled()
+    box.fill("two")
+    box.press("Enter")  # kept in the box, not posted to "First"
+    for _ in range(50):  # the route handler runs on the next round trip
+        if held:
+            break
+        page.evaluate("() => new Promise(requestAnimationFrame)")
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute(listing)
+
+    expect(page.get_by_role("heading", name="New session")).to_be_visible()
+    expect(box).to_have_value("two")
+    box.press("Enter")
+    expect(page.locator(".turn").last).to_have_attribute("data-status", "completed")
+    assert server.api("GET", f"/v1/sessions/{session['id']}/turns")["total"] == 1
+    sessions = server.api("GET", f"/v1/agents/{agent['id']}/sessions")
+    assert sorted(s["turn_count"] for s in sessions["items"]) == [1, 1]

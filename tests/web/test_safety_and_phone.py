@@ -63,7 +63,7 @@ def test_markdown_renderer_builds_only_safe_nodes(page: Page, server: LiveServer
     page.goto("/")
     result = page.evaluate(
         """async () => {
-      const { renderMarkdown } = await import('/js/markdown.js');
+      const { renderMarkdown } = await import('/js/text/markdown-dom.js');
       const box = document.createElement('div');
       box.append(renderMarkdown([
         '# Title', 'Some *italic*, **bold**, `x < y` and snake_case_name.',

@@ -156,7 +156,7 @@ def test_unknown_tool_error_reads_for_a_person(page: Page, server: LiveServer) -
     page.goto("/#/")
     expect(page.locator("body")).to_be_visible()
     text = page.evaluate(
-        """() => import('/js/humanize.js').then((m) => m.describeError({status: 422, message:
+        """() => import('/js/text/humanize.js').then((m) => m.describeError({status: 422, message:
            "tools: unknown tool 'nope'; built-in tools: calculator, current_time"}))"""
     )
     assert text == (
@@ -166,7 +166,7 @@ def test_unknown_tool_error_reads_for_a_person(page: Page, server: LiveServer) -
 
 
 RENDER_EVENTS = """async () => {
-  const { TurnView } = await import('/js/turn-view.js');
+  const { TurnView } = await import('/js/chat/turn-view.js');
   const view = new TurnView({ message: 'm', mode: 'orchestrator' });
   document.body.append(view.el);
   const passages = '[1] <img src=x onerror=window.__pwned=1>.pdf, page 3\\nFirst passage\\nline two'
@@ -219,7 +219,7 @@ def test_knowledge_passages_and_orchestrator_rounds(page: Page, server: LiveServ
 
 
 PICKER = """async () => {
-  const { toolsPicker } = await import('/js/tools-picker.js');
+  const { toolsPicker } = await import('/js/agents/tools-picker.js');
   const tools = [
     { name: 'orders.refund', description: 'Refund an order.\\n\\nMore.', source: 'mcp:orders',
       available: false, parameters: {} },

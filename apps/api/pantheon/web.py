@@ -2,12 +2,15 @@
 
 Mounted after the API routers: Starlette matches routes in order, so ``/v1``, ``/docs``,
 ``/health`` and ``/ready`` keep answering and only the remaining paths reach the files.
+Only the page's own files are served: ``apps/web`` also holds its lint tooling
+(``package.json``, ``eslint.config.js``, ``node_modules/``), which stays private.
 """
 
 from __future__ import annotations
 
 import logging
-from pathlib import Path
+import os
+from pathlib import Path, PurePath
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -15,6 +18,18 @@ from fastapi.staticfiles import StaticFiles
 log = logging.getLogger("pantheon.web")
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+# The top-level entries of apps/web the browser may fetch; folders include everything below.
+PUBLIC_ENTRIES = frozenset({"index.html", "favicon.svg", "css", "js", "vendor"})
+
+
+class WebFiles(StaticFiles):
+    """StaticFiles limited to PUBLIC_ENTRIES; anything else answers 404."""
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        parts = PurePath(path).parts  # "." (the directory itself, for "/") has none
+        if parts and parts[0] not in PUBLIC_ENTRIES:
+            return "", None
+        return super().lookup_path(path)
 
 
 def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:
@@ -23,4 +38,4 @@ def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:
         # An installed wheel carries only the package; the API still works without the page.
         log.warning("web client not found at %s; serving the API only", directory)
         return
-    app.mount("/", StaticFiles(directory=directory, html=True), name="web")
+    app.mount("/", WebFiles(directory=directory, html=True), name="web")

@@ -3,21 +3,21 @@
 // ".../new" is an empty chat: its session is created by the first message (same in rooms
 // and on agents), so "+ New session" never leaves empty sessions behind.
 
-import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./api.js";
-import { agentDialog } from "./agent-form.js";
-import { ChatPane } from "./chat.js";
-import { openDocumentsDialog } from "./documents-dialog.js";
-import { confirmDialog, formDialog } from "./dialogs.js";
-import { h } from "./dom.js";
-import { ROOM_MODES } from "./modes.js";
-import { notify, notifyError } from "./notify.js";
-import { clearRunning, loadRunning } from "./resume-store.js";
-import { openRosterDialog } from "./roster.js";
-import { sessionActions } from "./session-actions.js";
-import { installShortcuts } from "./shortcuts.js";
-import { renderSidebar } from "./sidebar.js";
-import { openUsageDialog } from "./usage-dialog.js";
-import { agentHeader, notFound, roomHeader, welcome } from "./views.js";
+import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./core/api.js";
+import { agentDialog } from "./agents/agent-form.js";
+import { ChatPane } from "./chat/chat.js";
+import { openDocumentsDialog } from "./knowledge/documents-dialog.js";
+import { confirmDialog, formDialog } from "./core/dialogs.js";
+import { h } from "./core/dom.js";
+import { ROOM_MODES } from "./core/modes.js";
+import { notify, notifyError } from "./core/notify.js";
+import { clearRunning, loadRunning } from "./core/resume-store.js";
+import { openRosterDialog } from "./rooms/roster.js";
+import { sessionActions } from "./sessions/session-actions.js";
+import { installShortcuts } from "./core/shortcuts.js";
+import { renderSidebar } from "./shell/sidebar.js";
+import { openUsageDialog } from "./sessions/usage-dialog.js";
+import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
 
 const state = { rooms: [], agents: [], models: [], route: { kind: null } };
 const sidebar = document.getElementById("sidebar");
@@ -73,6 +73,7 @@ async function route() {
   }
   const base = `#/${kind}s/${owner.id}`;
   main.querySelector(".view-head")?.setAttribute("inert", ""); // stale until redrawn below
+  if (!showing(kind, owner, sessionId)) chat.leave(); // the old composer must not send meanwhile
   let sessions = [];
   try {
     sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
@@ -95,6 +96,12 @@ async function route() {
   await chat.show({ [kind]: owner, sessionId, ensureSession: async () => chat.context.sessionId ?? create() });
   if (fresh) chat.composer.focus();
   return undefined;
+}
+
+/** True when the chat pane already shows this owner's session (or its new session). */
+function showing(kind, owner, sessionId) {
+  const context = chat.context;
+  return Boolean(context) && context[kind]?.id === owner.id && (context.sessionId ?? null) === (sessionId ?? null);
 }
 
 function header(kind, owner, sessions, sessionId) {

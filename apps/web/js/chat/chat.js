@@ -1,0 +1,214 @@
+// The chat pane: a session's history (rebuilt from recorded events, see history.js), the
+// composer, the live turn (live-turn.js), and the per-turn actions: copy, regenerate
+// (the same message again, as a new turn) and edit-and-resend (a changed message, new turn).
+
+import { h } from "../core/dom.js";
+import { Composer } from "./composer.js";
+import { replayTurns, loadingNote } from "./history.js";
+import { LiveTurn } from "./live-turn.js";
+import { api, postApprovalsStream } from "../core/api.js";
+import { modeInfo } from "../core/modes.js";
+import { clearRunning } from "../core/resume-store.js";
+
+export class ChatPane {
+  constructor({ onTurnFinished } = {}) {
+    this.onTurnFinished = onTurnFinished;
+    this.live = null;
+    this.context = null;
+    this.stick = true;
+    this.log = h("div", { class: "chat-log", tabindex: "0", "aria-label": "Conversation" });
+    this.log.addEventListener("scroll", () => {
+      const { scrollTop, clientHeight, scrollHeight } = this.log;
+      this.stick = scrollTop + clientHeight >= scrollHeight - 80;
+    });
+    new MutationObserver(() => {
+      if (this.stick) this.log.scrollTop = this.log.scrollHeight;
+    }).observe(this.log, { childList: true, subtree: true, characterData: true });
+    this.composer = new Composer({ onSend: (request) => this.send(request) });
+    this.actions = {
+      regenerate: (view) => this.send({ message: view.message, mode: this.modeFor(view) }),
+      edit: (view) => this.composer.edit(view.message, view.mode),
+      rerunFrom: (view, key) => this.send({ message: view.message, mode: this.modeFor(view), rerunFrom: key }),
+      decide: (view, decisions) => this.decide(view, decisions),
+    };
+    this.el = h("section", { class: "chat" }, this.log, this.composer.el);
+  }
+
+  /** context: {sessionId|null, room|null, agent|null, ensureSession: async (msg) => id} */
+  async show(context) {
+    this.context = context;
+    this.stick = true;
+    this.composer.setRoom(context.room ?? null);
+    this.updateComposer();
+    if (this.pendingRestore && this.pendingRestore.sessionId === context.sessionId) {
+      this.composer.restore(this.pendingRestore.message);
+    }
+    this.pendingRestore = null;
+    if (!context.sessionId) {
+      this.log.replaceChildren(this.emptyState());
+      return;
+    }
+    this.log.replaceChildren(loadingNote());
+    await this.loadHistory(context.sessionId);
+  }
+
+  /** The page is opening another chat: nothing is sent to this one until show() says which. */
+  leave() {
+    this.context = null;
+    this.updateComposer();
+  }
+
+  emptyState() {
+    const room = this.context.room;
+    if (room && room.agents.length === 0) {
+      return h("div", { class: "empty" }, h("h3", {}, "This room has no agents yet"),
+        h("p", {}, "Open Roster above to add agents, then send a message."));
+    }
+    const who = room ? "the room" : `@${this.context.agent?.key}`;
+    return h("div", { class: "empty" }, h("h3", {}, "New session"),
+      h("p", {}, `Send a message to ${who}; the session is saved with it and named after it.`),
+      room && modeInfo(room.mode)?.note ? h("p", {}, modeInfo(room.mode).note) : null);
+  }
+
+  async loadHistory(sessionId) {
+    let views;
+    try {
+      const turns = await api.sessionTurns(sessionId);
+      if (this.context?.sessionId !== sessionId) return;
+      // This tab's live turn: running, or ended without reaching the stored list (lost).
+      const mine = this.live?.sessionId === sessionId ? this.live : null;
+      const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
+      const replayed = await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
+        { actions: this.actions });
+      // A paused turn someone already decided: its card only says so.
+      const decided = new Set(turns.map((t) => t.continues).filter(Boolean));
+      for (const view of replayed) if (decided.has(view.turnId)) view.approvals?.settle();
+      views = replayed.map((view) => view.el);
+      if (live) views.push(live.view.el);
+    } catch (err) {
+      if (this.context?.sessionId !== sessionId) return;
+      this.log.replaceChildren(h("div", { class: "empty error", role: "alert" },
+        h("h3", {}, "Could not load this session"), h("p", {}, err.message),
+        h("button", { type: "button", onclick: () => this.show(this.context) }, "Retry")));
+      return;
+    }
+    if (this.context?.sessionId !== sessionId) return; // the user moved on meanwhile
+    this.log.replaceChildren(...(views.length ? views : [this.emptyState()]));
+    this.log.scrollTop = this.log.scrollHeight;
+    this.updateComposer(); // Edit/Regenerate wait while a turn runs
+  }
+
+  /** The mode to send with a regenerated turn: its own, unless that is the room's default. */
+  modeFor(view) {
+    const room = this.context?.room;
+    return room && view.mode && view.mode !== room.mode ? view.mode : "";
+  }
+
+  get busy() {
+    return Boolean(this.live && !this.live.done);
+  }
+
+  updateComposer() {
+    const noAgents = this.context?.room && this.context.room.agents.length === 0;
+    let hint = "Enter sends · Shift+Enter newline";
+    if (this.busy && this.live.sessionId !== this.context?.sessionId) hint = "A turn is running in another session.";
+    else if (this.busy) hint = "Agents are answering… (Esc stops)";
+    else if (noAgents) hint = "Add agents to the roster first.";
+    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint);
+    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun")) {
+      button.disabled = this.busy;
+    }
+    // rerun_from reuses the session's latest pipeline turn: only its stages offer it.
+    const pipelines = [...this.log.querySelectorAll('article.turn[data-mode="pipeline"]')]
+      .filter((turn) => turn.querySelector(".stage-strip"));
+    for (const turn of pipelines) {
+      const latest = turn === pipelines.at(-1) && turn.dataset.status !== "running";
+      for (const button of turn.querySelectorAll(".stage-rerun")) button.hidden = !latest;
+    }
+  }
+
+  async send({ message, mode, rerunFrom = null }) {
+    if (this.busy) return;
+    this.composer.setBusy(true, "Sending…");
+    let sessionId;
+    try {
+      sessionId = await this.context.ensureSession(message);
+    } catch (err) {
+      this.composer.restore(message);
+      this.log.append(h("div", { class: "inline-error", role: "alert" }, err.message));
+      this.updateComposer();
+      return;
+    }
+    const body = { message };
+    if (this.context.room && mode) body.mode = mode;
+    if (rerunFrom) body.rerun_from = rerunFrom;
+    const shown = body.mode ?? this.context.room?.mode ?? "standalone";
+    const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
+      onFinished: (_live, outcome) => this.finished(outcome, message) });
+    await this.run(live, (t) => t.start(body));
+  }
+
+  /**
+   * Send a paused turn's decisions; the continuation turn then streams below it like any
+   * turn. Rejects (the card shows why) when the server refuses them.
+   */
+  async decide(view, decisions) {
+    if (this.busy) throw new Error("another turn is running; wait for it to finish");
+    const sessionId = this.context?.sessionId;
+    const live = new LiveTurn({ sessionId, message: decisionsNote(view, decisions), mode: view.mode,
+      actions: this.actions, onFinished: (_live, outcome) => this.finished(outcome, null) });
+    const response = await postApprovalsStream(view.turnId, { decisions }, live.controller.signal);
+    this.run(live, (t) => t.consume(response));
+  }
+
+  /**
+   * Take over a turn that was running before a reload; call before show() so the history
+   * leaves that turn out and the rebuilt view takes its place. Replays from event 0.
+   */
+  resume(state) {
+    const live = new LiveTurn({ sessionId: state.sessionId, message: state.message, actions: this.actions,
+      onFinished: (_live, outcome) => this.finished(outcome, state.message) });
+    live.turnId = state.turnId;
+    this.live = live;
+    live.resume(state.turnId).catch((err) => {
+      clearRunning();
+      live.view.finish("error");
+      live.view.notice(`Could not resume the turn: ${err.message}`, "error");
+      live.settle(null);
+    });
+  }
+
+  async run(live, go) {
+    this.live = live;
+    this.log.querySelector(".empty")?.remove();
+    this.log.append(live.view.el);
+    this.stick = true;
+    this.updateComposer();
+    await go(live);
+  }
+
+  finished(outcome, message) {
+    const here = this.live?.sessionId === this.context?.sessionId;
+    if (outcome?.restore && here && message) this.composer.restore(message);
+    // Resumed on load and lost before the page showed the session: restore it on show().
+    else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: this.live.sessionId, message };
+    this.updateComposer();
+    this.onTurnFinished?.(this.live);
+    if (here) this.composer.focus();
+  }
+
+  /** Esc: stop the running turn of this tab, if any. */
+  stopLive() {
+    if (this.busy) this.live.stop();
+    return this.busy;
+  }
+}
+
+/** What the continuation shows as its message (the server stores the same sentences). */
+function decisionsNote(view, decisions) {
+  const names = new Map([...(view.approvals?.rows.keys() ?? [])].map((id) => [id,
+    view.approvals.rows.get(id).el.dataset.tool]));
+  return decisions.map((d) => `${d.approve ? "Approved" : "Rejected"} ${names.get(d.call_id) ?? "call"} `
+    + `(${d.call_id})${d.reason ? `: ${d.reason}` : ""}`)
+    .join("\n");
+}

@@ -1,0 +1,98 @@
+// The message box: Enter sends, Shift+Enter adds a line, the per-message mode for rooms,
+// an "editing" banner for edit-and-resend, and @mention suggestions.
+
+import { h } from "../core/dom.js";
+import { attachMentions } from "./mention-list.js";
+import { ROOM_MODES } from "../core/modes.js";
+
+const MODE_HELP = Object.fromEntries(ROOM_MODES.map((m) => [m.value, `This turn: ${m.label}`]));
+
+export class Composer {
+  /** onSend({message, mode}) -> Promise; mode is "" for the room's default. */
+  constructor({ onSend }) {
+    this.onSend = onSend;
+    this.roster = [];
+    this.input = h("textarea", {
+      class: "composer-input", rows: 2, "aria-label": "Message", "aria-keyshortcuts": "Shift+Escape",
+      placeholder: "Write a message. Enter sends, Shift+Enter adds a line.",
+      onkeydown: (event) => this.onKey(event),
+    });
+    this.mentions = attachMentions(this.input, () => (this.effectiveMode === "manual" ? this.roster : []));
+    this.modeSelect = h("select", { class: "mode-select", "aria-label": "Mode for this turn only",
+      "aria-describedby": "mode-note" });
+    this.modeNote = h("span", { id: "mode-note", class: "mode-note" }, "the room's default stays");
+    this.modeField = h("label", { class: "inline-field turn-mode" }, this.modeSelect, this.modeNote);
+    this.sendButton = h("button", { type: "submit", class: "primary" }, "Send");
+    this.hint = h("span", { class: "composer-hint" });
+    this.editNote = h("div", { class: "edit-note", role: "status", hidden: true },
+      h("span", {}, "Editing a sent message: Send posts it as a new turn; the original stays above."),
+      h("button", { type: "button", class: "ghost small", onclick: () => this.cancelEdit() }, "Cancel edit"));
+    this.el = h("form", { class: "composer", onsubmit: (event) => this.submit(event) },
+      this.editNote, this.mentions.list, this.input,
+      h("div", { class: "composer-bar" }, this.modeField, this.hint, this.sendButton));
+  }
+
+  /** room: the room (its mode and roster) or null on an agent's page. */
+  setRoom(room) {
+    this.roster = room ? [...room.agents].sort((a, b) => a.position - b.position) : [];
+    this.modeField.hidden = !room;
+    if (!room) return;
+    const keep = this.modeSelect.value;
+    this.modeSelect.replaceChildren(
+      h("option", { value: "" }, `This turn: room default (${room.mode})`),
+      ...Object.entries(MODE_HELP).map(([value, label]) => h("option", { value }, label)),
+    );
+    this.modeSelect.value = keep in MODE_HELP ? keep : "";
+    this.roomMode = room.mode;
+  }
+
+  /** The mode the next message will use (for @mention suggestions and the hint). */
+  get effectiveMode() {
+    return this.modeSelect.value || this.roomMode || "standalone";
+  }
+
+  setBusy(busy, hint) {
+    this.sendButton.disabled = busy;
+    this.hint.textContent = hint;
+  }
+
+  onKey(event) {
+    if (this.mentions.onKey(event)) return;
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.el.requestSubmit();
+    }
+  }
+
+  async submit(event) {
+    event.preventDefault();
+    const message = this.input.value.trim();
+    if (!message || this.sendButton.disabled) return;
+    const mode = this.modeField.hidden ? "" : this.modeSelect.value;
+    this.input.value = "";
+    this.cancelEdit();
+    await this.onSend({ message, mode });
+  }
+
+  /** Edit-and-resend: the old message, ready to change; the turn it came from stays. */
+  edit(message, mode) {
+    this.input.value = message;
+    if (!this.modeField.hidden && mode) this.modeSelect.value = mode === this.roomMode ? "" : mode;
+    this.editNote.hidden = false;
+    this.focus();
+  }
+
+  cancelEdit() {
+    this.editNote.hidden = true;
+  }
+
+  /** Put a message that did not become a turn back, unless the user typed something new. */
+  restore(message) {
+    if (!this.input.value.trim()) this.input.value = message;
+  }
+
+  focus() {
+    this.input.focus();
+    this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+  }
+}

@@ -1,0 +1,127 @@
+// One renderer per SSE event type, applied to a TurnView. To show a new event type
+// (tool calls, stages ...), add an entry here: `RENDERERS.tool_call = (view, e) => ...`.
+// Unknown types are ignored, so an older page keeps working against a newer server.
+
+import { h } from "../core/dom.js";
+import { describeFailure } from "../text/humanize.js";
+import { renderUsage } from "./turn-usage.js";
+import { WORKFLOW_RENDERERS } from "./workflow-events.js";
+
+const label = (text) => h("span", { class: "decision-label" }, text);
+const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
+const mentions = (keys) => (keys.length ? keys.map((k) => `@${k}`).join(", ") : "nobody");
+
+/** Tool events carry the agent's own tool round, not the orchestrator's: they belong to the
+ * panel of that agent's latest agent_started. */
+function panelFor(view, e) {
+  return view.activePanels.get(e.agent_key) ?? view.panel(null, e.agent_key);
+}
+
+export const RENDERERS = {
+  turn_started(view, e) {
+    view.turnId = e.turn_id;
+    view.el.dataset.turnId = e.turn_id;
+    view.mode = e.mode;
+    view.agents = e.agents;
+    view.el.dataset.mode = e.mode;
+    view.modeEl.textContent = e.mode;
+    if (e.continues) { // its "message" is the person's decisions: nothing to edit or resend
+      view.el.dataset.continues = e.continues;
+      for (const button of view.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
+    }
+  },
+
+  round_start(view, e) {
+    const round = view.round(e.round);
+    round.el.dataset.state = "running";
+    if (view.mode !== "orchestrator") return; // review rounds have no manager
+    view.decision(round.routing, [spinner(), label("Manager is choosing who answers…")], { pending: true });
+  },
+
+  routing(view, e) {
+    const round = view.round(e.round);
+    view.decision(round.routing, [
+      label("Manager routed to "),
+      h("strong", {}, mentions(e.agents)),
+      e.fallback ? h("span", { class: "badge warn" }, "fallback: unusable answer, first agent runs") : null,
+    ]);
+    for (const key of e.agents) view.panel(e.round, key);
+  },
+
+  round_end(view, e) {
+    const round = view.round(e.round);
+    round.el.dataset.state = "done";
+    if (view.mode === "orchestrator" && !view.finished) {
+      view.decision(round.evaluation,
+        [spinner(), label("Manager is checking whether another round is needed…")], { pending: true });
+    }
+  },
+
+  evaluation(view, e) {
+    const round = view.round(e.round);
+    view.decision(round.evaluation, [
+      label("Manager evaluated: "),
+      h("strong", {}, e.continue ? "another round" : "enough, synthesise"),
+      e.fallback ? h("span", { class: "badge warn" }, "fallback: unparsable answer means stop") : null,
+    ]);
+    round.evaluation.dataset.continue = String(Boolean(e.continue));
+  },
+
+  agent_started(view, e) {
+    const panel = view.panel(e.round, e.agent_key);
+    view.activePanels.set(e.agent_key, panel);
+    panel.setName(e.agent_name);
+    panel.start();
+  },
+
+  delta(view, e) {
+    if (view.synthesis && e.agent_key === "manager") view.synthesis.append(e.text);
+    else view.panel(e.round, e.agent_key).append(e.text);
+  },
+
+  tool_call(view, e) {
+    panelFor(view, e).toolCall(e);
+  },
+
+  tool_result(view, e) {
+    panelFor(view, e).toolResult(e);
+  },
+
+  approval_required(view, e) {
+    panelFor(view, e).approvalRequired(e);
+    view.approvalCard().add(e);
+  },
+
+  agent_completed(view, e) {
+    view.panel(e.round, e.agent_key).complete(e.text, e.usage);
+  },
+
+  agent_failed(view, e) {
+    const target = view.synthesis && e.agent_key === "manager" ? view.synthesis : view.panel(e.round, e.agent_key);
+    target.fail(describeFailure(e.code, e.error), e.code);
+  },
+
+  synthesis_started(view) {
+    for (const round of view.rounds.values()) {
+      if (round.evaluation.dataset.pending === "true") round.evaluation.hidden = true;
+    }
+    view.startSynthesis();
+  },
+
+  synthesis_completed(view, e) {
+    view.synthesis?.complete(e.text);
+  },
+
+  turn_completed(view, e) {
+    view.usage = e.usage;
+    view.finish(e.status);
+    renderUsage(view);
+  },
+
+  ...WORKFLOW_RENDERERS,
+
+  error(view, e) {
+    view.finish(e.code === "interrupted" ? "interrupted" : "error");
+    view.notice(describeFailure(e.code, e.message, "turn"), "error");
+  },
+};

@@ -1,0 +1,175 @@
+// One turn on screen: the user's message, one section per round with the manager's
+// routing and evaluation, one panel per agent, the synthesis set apart, status and usage.
+// The view knows nothing about the network: events go through `apply`, which looks up one
+// renderer per event type in turn-events.js (live, replayed and stored turns alike).
+
+import { h, replaceChildren } from "../core/dom.js";
+import { renderMarkdown } from "../text/markdown-dom.js";
+import { AgentPanel, panelId } from "./panel.js";
+import { RENDERERS } from "./turn-events.js";
+import { renderUsage } from "./turn-usage.js";
+import { copyButton } from "../core/clipboard.js";
+import { trackCitations } from "./citations.js";
+import { ApprovalCard } from "./approval-card.js";
+
+const STATUS_LABEL = {
+  running: "running",
+  completed: "completed",
+  partial: "partial: some agents failed",
+  failed: "failed",
+  cancelled: "cancelled",
+  interrupted: "interrupted",
+  error: "error",
+  lost: "lost",
+  unknown: "outcome unknown",
+  awaiting_approval: "awaiting your approval",
+};
+
+export class TurnView {
+  /**
+   * actions (optional): {regenerate(view), edit(view)}: buttons under the user's message,
+   * shown once the turn has ended; decide(view, decisions): the approval card's answer.
+   */
+  constructor({ message = "", mode = "", onStop = null, actions = null } = {}) {
+    this.turnId = null;
+    this.actions = actions;
+    this.approvals = null;
+    this.message = message;
+    this.mode = mode;
+    this.actions = actions;
+    this.agents = [];
+    this.stageStrip = null;
+    this.finished = false;
+    this.rounds = new Map();
+    this.panels = new Map();
+    this.activePanels = new Map(); // agent key -> its latest started panel (tool events)
+    this.synthesis = null;
+    this.statusEl = h("span", { class: "badge status" });
+    this.modeEl = h("span", { class: "badge mode", title: "Mode this turn ran in" }, mode);
+    this.stopButton = onStop
+      ? h("button", { type: "button", class: "stop danger", "aria-keyshortcuts": "Escape",
+        onclick: () => onStop(this) }, "Stop")
+      : null;
+    this.body = h("div", { class: "turn-body" });
+    this.usageEl = h("footer", { class: "turn-usage", "aria-live": "polite" });
+    this.noticeEl = h("div", { class: "turn-notice", role: "alert", hidden: true });
+    this.actionsEl = h("div", { class: "msg-actions", hidden: true },
+      copyButton(() => this.message, "Copy what you wrote"),
+      actions?.edit ? h("button", { type: "button", class: "ghost small",
+        title: "Put this message in the composer to change it and send it as a new turn",
+        onclick: () => actions.edit(this) }, "Edit") : null,
+      actions?.regenerate ? h("button", { type: "button", class: "ghost small",
+        title: "Send this message again as a new turn; this one stays in the history",
+        onclick: () => actions.regenerate(this) }, "Regenerate") : null);
+    this.el = h(
+      "article",
+      { class: "turn", "aria-label": "Turn", dataset: { mode } },
+      h("div", { class: "msg-user-wrap" },
+        h("div", { class: "msg-user md" }, renderMarkdown(message)), this.actionsEl),
+      h("header", { class: "turn-head" }, this.modeEl, this.statusEl, this.stopButton),
+      this.body,
+      this.noticeEl,
+      this.usageEl,
+    );
+    this.setStatus("running");
+  }
+
+  setStatus(status) {
+    this.status = status;
+    this.el.dataset.status = status;
+    this.statusEl.textContent = STATUS_LABEL[status] ?? status;
+    this.statusEl.dataset.status = status;
+    if (this.stopButton) this.stopButton.hidden = status !== "running";
+    this.actionsEl.hidden = status === "running";
+  }
+
+  notice(text, kind = "info") {
+    this.noticeEl.hidden = !text;
+    this.noticeEl.textContent = text || "";
+    this.noticeEl.dataset.kind = kind;
+  }
+
+  /** Apply one protocol event (see apps/api/pantheon/turns/events.py). */
+  apply(event) {
+    RENDERERS[event.type]?.(this, event);
+    trackCitations(this, event); // "Sources" under answers that used search_knowledge
+  }
+
+  /** The turn is over: open panels show stopped, pending manager notes go away. */
+  finish(status) {
+    this.finished = true;
+    this.setStatus(status);
+    for (const panel of this.panels.values()) panel.stop();
+    if (status === "awaiting_approval") this.approvals?.open();
+    else if (this.approvals?.state === "collecting") this.approvals.settle("This turn ended without waiting.");
+    this.synthesis?.stop();
+    for (const round of this.rounds.values()) {
+      for (const line of [round.routing, round.evaluation]) {
+        if (line.dataset.pending === "true") line.hidden = true;
+      }
+    }
+  }
+
+  /** The turn's approval card, made on its first approval_required event. */
+  approvalCard() {
+    if (!this.approvals) {
+      this.approvals = new ApprovalCard({ onDecide: (decisions) => this.decide(decisions) });
+      this.el.insertBefore(this.approvals.el, this.noticeEl);
+    }
+    return this.approvals;
+  }
+
+  async decide(decisions) {
+    if (!this.actions?.decide) throw new Error("decisions cannot be sent from here");
+    await this.actions.decide(this, decisions);
+  }
+
+  /** Latency and per-agent figures from GET /v1/turns/{id} once the turn is stored. */
+  applyDetail(detail) {
+    this.detail = detail;
+    renderUsage(this);
+  }
+
+  /** A manager decision line: pending (what it is doing now) or decided (what it chose). */
+  decision(line, parts, { pending = false } = {}) {
+    replaceChildren(line, parts);
+    line.dataset.pending = String(pending);
+    line.setAttribute("role", pending ? "status" : "note");
+    line.hidden = false;
+  }
+
+  round(number) {
+    const key = number ?? "answers";
+    let round = this.rounds.get(key);
+    if (!round) {
+      const grid = h("div", { class: number === null || number === undefined ? "panels stack" : "panels" });
+      const routing = h("p", { class: "decision routing", hidden: true });
+      const evaluation = h("p", { class: "decision evaluation", hidden: true });
+      const title = number ? h("h3", { class: "round-title" }, `Round ${number}`) : null;
+      const el = h("section", { class: "round", dataset: { round: key } }, title, routing, grid, evaluation);
+      round = { el, grid, routing, evaluation };
+      this.rounds.set(key, round);
+      const synthesisEl = this.synthesis?.el.parentElement;
+      if (synthesisEl) this.body.insertBefore(el, synthesisEl);
+      else this.body.append(el);
+    }
+    return round;
+  }
+
+  panel(roundNumber, key) {
+    const id = panelId(roundNumber, key);
+    let panel = this.panels.get(id);
+    if (!panel) {
+      panel = new AgentPanel({ key, round: roundNumber });
+      this.panels.set(id, panel);
+      this.round(roundNumber).grid.append(panel.el);
+    }
+    return panel;
+  }
+
+  startSynthesis() {
+    this.synthesis = new AgentPanel({ key: "manager", name: "Manager synthesis", kind: "synthesis" });
+    this.synthesis.start();
+    this.body.append(h("div", { class: "synthesis" }, this.synthesis.el));
+  }
+}

@@ -1,0 +1,96 @@
+// Markdown for the page: markdown.js parses untrusted text into a tree; this builds it with
+// createElement and text nodes only (no innerHTML, no HTML passthrough). Each tag has its
+// own builder below, so an attribute reaches the page only when a builder sets it: a link's
+// re-checked http(s) href, a list's start, a cell's alignment, a fence's language name.
+
+import { copyButton } from "../core/clipboard.js";
+import { highlightInto } from "./highlight.js";
+import { NODE_TAGS, parseMarkdown, safeHref } from "./markdown.js";
+
+/** Render `text` into a DocumentFragment. */
+export function renderMarkdown(text) {
+  const fragment = document.createDocumentFragment();
+  fragment.append(...parseMarkdown(text).map(build));
+  return fragment;
+}
+
+/** Replace `el`'s children with the rendering of `text`. */
+export function renderInto(el, text) {
+  el.replaceChildren(renderMarkdown(text));
+  return el;
+}
+
+const BUILDERS = {
+  "a": (n) => {
+    const a = element("a", n);
+    const href = safeHref(n.attrs.href);
+    if (href !== null) Object.assign(a, { href, target: "_blank", rel: "noopener noreferrer nofollow" });
+    return a;
+  },
+  "ol": (n) => {
+    const ol = element("ol", n);
+    if (Number.isInteger(n.attrs.start)) ol.start = n.attrs.start;
+    return ol;
+  },
+  "li": (n) => {
+    const li = element("li", n);
+    if (typeof n.attrs.checked === "boolean") {
+      li.className = "task";
+      const box = document.createElement("input");
+      Object.assign(box, { type: "checkbox", disabled: true, checked: n.attrs.checked });
+      li.prepend(box);
+    }
+    return li;
+  },
+  "table": (n) => {
+    const wrap = document.createElement("div");
+    wrap.className = "table-wrap"; // scrolls sideways on narrow screens instead of the page
+    wrap.append(element("table", n));
+    return wrap;
+  },
+  "th": cell,
+  "td": cell,
+  "code-block": codeBlock,
+};
+
+// The other tags carry no attributes: the element and its children.
+const PLAIN = new Set(NODE_TAGS.filter((tag) => !Object.hasOwn(BUILDERS, tag)));
+
+function build(n) {
+  if (typeof n === "string") return document.createTextNode(n);
+  if (Object.hasOwn(BUILDERS, n.tag)) return BUILDERS[n.tag](n);
+  if (PLAIN.has(n.tag)) return element(n.tag, n);
+  throw new Error(`markdown: no builder for <${n.tag}>`);
+}
+
+function element(tag, n) {
+  const el = document.createElement(tag);
+  el.append(...n.children.map(build));
+  return el;
+}
+
+function cell(n) {
+  const el = element(n.tag, n);
+  if (["left", "center", "right"].includes(n.attrs.align)) el.dataset.align = n.attrs.align;
+  return el;
+}
+
+function codeBlock(n) {
+  const text = n.children.join("");
+  const lang = n.attrs.lang;
+  const pre = document.createElement("pre");
+  const code = document.createElement("code");
+  if (lang) pre.dataset.lang = lang;
+  highlightInto(code, text, lang);
+  pre.append(code);
+  const head = document.createElement("div");
+  head.className = "code-head";
+  const name = document.createElement("span");
+  name.className = "code-lang";
+  name.textContent = lang || "text";
+  head.append(name, copyButton(() => text, `Copy ${lang || "code"} code`));
+  const block = document.createElement("div");
+  block.className = "code-block";
+  block.append(head, pre);
+  return block;
+}
