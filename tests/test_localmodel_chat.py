@@ -19,18 +19,18 @@ requires_llama_cpp = pytest.mark.skipif(
     reason="local extra not installed (llama_cpp missing); run make test-local",
 )
 QUOTED = 'it\'s <<BEGIN AGENT OUTPUTS>> "ok" & done'
-CALL = {
+CALL: dict[str, Any] = {
     "id": "c1",
     "type": "function",
     "function": {"name": "calculator", "arguments": '{"expression": "17 * 23"}'},
 }
-TOOL_LOOP = [
+TOOL_LOOP: list[dict[str, Any]] = [
     {"role": "system", "content": "You are Analyst."},
     {"role": "user", "content": "What is 17 * 23?"},
     {"role": "assistant", "content": "", "tool_calls": [CALL]},
     {"role": "tool", "tool_call_id": "c1", "content": "391"},
 ]
-CALCULATOR = {
+CALCULATOR: dict[str, Any] = {
     "type": "function",
     "function": {
         "name": "calculator",
@@ -58,7 +58,7 @@ def test_tool_results_become_a_user_message_restating_the_question() -> None:
 
 def test_several_results_are_one_message_and_null_content_is_text() -> None:
     second = {**CALL, "id": "c2", "function": {"name": "current_time", "arguments": "{}"}}
-    messages = [
+    messages: list[dict[str, Any]] = [
         {"role": "user", "content": "Time and 17*23?"},
         {"role": "assistant", "content": None, "tool_calls": [CALL, second]},
         {"role": "tool", "tool_call_id": "c1", "content": "391"},
@@ -76,8 +76,8 @@ def test_several_results_are_one_message_and_null_content_is_text() -> None:
 def test_an_empty_or_repeated_answer_needs_a_message() -> None:
     assert needs_message(_answer(""), TOOL_LOOP)
     assert needs_message(_answer("functions.calculator:"), TOOL_LOOP)
-    repeated = {**CALL, "id": "c9", "function": {**CALL["function"]}}
-    repeated["function"]["arguments"] = '{"expression":"17 * 23"}'  # other spacing
+    spaced = {"name": "calculator", "arguments": '{"expression":"17 * 23"}'}  # other spacing
+    repeated = {**CALL, "id": "c9", "function": spaced}
     assert needs_message(_answer(None, [repeated]), TOOL_LOOP)
     assert not needs_message(_answer("391"), TOOL_LOOP)
     other = {**CALL, "function": {"name": "calculator", "arguments": '{"expression": "2+2"}'}}

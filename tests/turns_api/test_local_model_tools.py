@@ -93,8 +93,8 @@ def _check(mode: str, events: list[Event], turn: dict[str, Any]) -> str:
     analyst_calls = [c for c in turn["llm_calls"] if c["agent_key"] == "analyst"]
     assert len(analyst_calls) >= 2, analyst_calls  # the result went back to the model
     assert all(c["status"] == "ok" for c in analyst_calls), analyst_calls
-    return next(e["text"] for _, e in events if e["type"] == "agent_completed"
-                and e["agent_key"] == "analyst")  # fmt: skip
+    return str(next(e["text"] for _, e in events if e["type"] == "agent_completed"
+                and e["agent_key"] == "analyst"))  # fmt: skip
 
 
 async def test_the_demo_analyst_calculates_in_every_mode(tmp_path: Path) -> None:

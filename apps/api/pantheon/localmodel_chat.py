@@ -26,6 +26,7 @@ handler hands the library's own one the messages after ``prepared_messages``:
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -148,8 +149,7 @@ def chat_handler(**kwargs: Any) -> Any:
     """The library's ``chatml-function-calling`` on prepared messages, at temperature 0
     when tools are offered; an answer with no text and no new call is asked again
     without tools."""
-    from llama_cpp.llama_chat_format import chatml_function_calling
-
+    chatml_function_calling = _llama_cpp("llama_chat_format").chatml_function_calling
     messages = kwargs["messages"]
     kwargs["messages"] = prepared_messages(messages)
     if not kwargs.get("tools"):
@@ -163,18 +163,19 @@ def chat_handler(**kwargs: Any) -> Any:
 
 def register() -> None:
     """Make ``--chat_format CHAT_FORMAT`` mean ``chat_handler`` in this process."""
-    from llama_cpp.llama_chat_format import LlamaChatCompletionHandlerRegistry
-
-    registry = LlamaChatCompletionHandlerRegistry()
+    registry = _llama_cpp("llama_chat_format").LlamaChatCompletionHandlerRegistry()
     registry.register_chat_completion_handler(CHAT_FORMAT, chat_handler, overwrite=True)
 
 
 def main() -> None:
     """Register the format, then run llama-cpp-python's server on ``sys.argv``."""
     register()
-    from llama_cpp.server.__main__ import main as serve
+    _llama_cpp("server.__main__").main()
 
-    serve()
+
+def _llama_cpp(module: str) -> Any:
+    """A module of llama-cpp-python (the ``local`` extra; untyped), imported on use."""
+    return importlib.import_module(f"llama_cpp.{module}")
 
 
 if __name__ == "__main__":
