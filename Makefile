@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 PIP_QUIET ?= -q
 # llama.cpp's native CPU detection crashes on these machines; build for a generic target.
 LOCAL_CMAKE_ARGS := -DGGML_NATIVE=OFF
+# make run PORT=8080 MODEL_PORT=8082: the API's port and the local model server's.
+PORT ?= 8000
+MODEL_PORT ?= 8081
 
 .PHONY: run test lint typecheck lint-web test-web pytest test-local migrate serve format clean
 
@@ -17,12 +20,14 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.local-installed: pyproject.toml | $(BIN)/python
-	@echo "Building llama-cpp-python for the local model (about 6 minutes, once)..."
-	CMAKE_ARGS="$(LOCAL_CMAKE_ARGS)" $(BIN)/pip install $(PIP_QUIET) -e '.[local]'
+	@echo "Building llama-cpp-python for the local model, once: 5 to 20 minutes (about 6 on"
+	@echo "an idle 2-core machine, up to 20 on a busy one). pip reports progress below; while"
+	@echo "it compiles it says 'Building wheel ... still running' about once a minute."
+	CMAKE_ARGS="$(LOCAL_CMAKE_ARGS)" $(BIN)/pip install --progress-bar on -e '.[local]'
 	touch $@
 
 run: $(VENV)/.local-installed
-	$(BIN)/pantheon run-local
+	$(BIN)/pantheon run-local --port $(PORT) --model-port $(MODEL_PORT)
 
 serve: $(VENV)/.dev-installed
 	$(BIN)/pantheon migrate

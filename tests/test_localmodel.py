@@ -30,6 +30,7 @@ from pantheon.llm.types import (
 )
 from pantheon.localmodel import (
     CHAT_FORMAT,
+    MAX_TOKENS,
     MODEL_ID,
     LocalModelServer,
     LocalModelUnavailable,
@@ -56,6 +57,7 @@ def test_local_models_toml_parses_back() -> None:
                 "input_price_per_mtok": 0.0,
                 "output_price_per_mtok": 0.0,
                 "context_window": 4096,
+                "max_tokens": MAX_TOKENS,
                 "structured_output": "json_object",
                 "stream_tools": False,
             }
@@ -69,6 +71,8 @@ def test_local_models_toml_is_a_valid_alias(tmp_path: Path) -> None:
     (alias,) = load_models_file(path)
     assert (alias.name, alias.model, alias.context_window) == ("local", MODEL_ID, 8192)
     assert (alias.structured_output, alias.stream_tools) == ("json_object", False)
+    # SmolLM2 rarely stops by itself: without a cap it wrote 3,000+ tokens (issue 21).
+    assert alias.max_tokens == MAX_TOKENS == 512
 
 
 def test_local_models_toml_escapes_quotes() -> None:
@@ -86,11 +90,13 @@ def test_find_gguf_explains_missing_package(monkeypatch: pytest.MonkeyPatch, mis
 
 def test_server_command_queues_instead_of_interrupting() -> None:
     cmd = server_command(Path("/m.gguf"), host="127.0.0.1", port=9, n_ctx=2048)
-    assert cmd[1:3] == ["-m", "llama_cpp.server"]
+    # The launcher registers the chat format, then runs llama_cpp.server (localmodel_chat).
+    assert cmd[1:3] == ["-m", "pantheon.localmodel_chat"]
     assert cmd[cmd.index("--interrupt_requests") + 1] == "false"
     assert cmd[cmd.index("--model_alias") + 1] == MODEL_ID
     assert cmd[cmd.index("--n_ctx") + 1] == "2048"
-    assert cmd[cmd.index("--chat_format") + 1] == CHAT_FORMAT == "chatml-function-calling"
+    assert cmd[cmd.index("--chat_format") + 1] == CHAT_FORMAT
+    assert CHAT_FORMAT == "pantheon-chatml-function-calling"
 
 
 async def _stream(base_url: str, content: str) -> tuple[list[str], dict[str, int] | None, float]:

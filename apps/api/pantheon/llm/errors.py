@@ -1,7 +1,9 @@
 """The small error hierarchy every provider failure maps to.
 
 ``code`` is a short, user-safe string that ends up in events and ``llm_calls`` rows;
-``retryable`` tells the gateway whether another attempt may help.
+``retryable`` tells the gateway whether another attempt may help. ``refusal`` is set
+only when the upstream refused the request as invalid: its reason (cleaned, at most a few
+hundred characters), which the agent's failure shows, so a person can fix the request.
 """
 
 from __future__ import annotations
@@ -11,10 +13,13 @@ class LLMError(Exception):
     code = "llm_error"
     retryable = False
 
-    def __init__(self, message: str, *, retry_after_s: float | None = None) -> None:
+    def __init__(
+        self, message: str, *, retry_after_s: float | None = None, refusal: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.retry_after_s = retry_after_s
+        self.refusal = refusal
 
 
 class RateLimited(LLMError):

@@ -2,13 +2,17 @@
 
 429 -> ``RateLimited``; 408, 409, 5xx, connection failures and streams cut midway ->
 ``Unavailable``; timeouts -> ``Timeout``; other 4xx and unusable URLs -> ``BadRequest``.
-``Retry-After`` (seconds or an HTTP date) is carried as ``retry_after_s``. Error bodies
-are untrusted: only a short, whitespace-folded excerpt reaches the message.
+An upstream that refuses the request as invalid (a 4xx other than 401/403, or a 5xx whose
+body names validation errors, as llama-cpp-python's server does) -> ``BadRequest`` with
+``refusal`` set: no retry can help, and the user is told why. ``Retry-After`` (seconds or
+an HTTP date) is carried as ``retry_after_s``. Error bodies are untrusted: only a short,
+whitespace-folded excerpt reaches the message.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -19,6 +23,11 @@ from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Timeout, Unav
 from pantheon.text import clean_text
 
 _ERROR_BODY_CHARS = 200
+# "7 validation errors:", "1 validation error for X", "ValidationError": a 5xx body that
+# says the request itself was invalid, so sending it again cannot succeed.
+_VALIDATION = re.compile(r"validation ?errors?\b", re.IGNORECASE)
+# Authentication failures may echo parts of a key: their text stays in the logs.
+_UNSHOWN_REFUSALS = (401, 403)
 
 
 async def raise_for_status(response: httpx.Response) -> None:
@@ -33,9 +42,11 @@ async def raise_for_status(response: httpx.Response) -> None:
     retry_after = parse_retry_after(response.headers.get("retry-after"))
     if status == 429:
         raise RateLimited(message, retry_after_s=retry_after)
+    if status >= 500 and _VALIDATION.search(detail):
+        raise BadRequest(f"upstream refused the request ({status}): {excerpt}", refusal=excerpt)
     if status in (408, 409) or status >= 500:
         raise Unavailable(message, retry_after_s=retry_after)
-    raise BadRequest(message)
+    raise BadRequest(message, refusal=None if status in _UNSHOWN_REFUSALS else excerpt)
 
 
 def error_text(body: Any) -> str:

@@ -1,7 +1,9 @@
 """The JSON body of an OpenAI-compatible ``POST /chat/completions``.
 
-- Messages: an assistant message with calls carries ``tool_calls`` (``content`` null
-  when it said nothing, as OpenAI expects); a ``tool`` message carries ``tool_call_id``.
+- Messages: an assistant message with calls carries ``tool_calls`` and a string
+  ``content`` (``""`` when it said nothing: OpenAI takes ``""`` as well as ``null``, but
+  llama-cpp-python's server answers ``null`` with a 500, "Input should be a valid
+  string"); a ``tool`` message carries ``tool_call_id``.
 - Tools: OpenAI function tools, with ``tool_choice: "auto"`` (OpenAI's default, but
   llama-cpp-python's function-calling format ignores the tools without it).
 - Structured output, by the alias's ``structured_output``: ``json_schema`` -> OpenAI's
@@ -63,7 +65,6 @@ def streams(alias: ModelAlias, request: LLMRequest) -> bool:
 def _message(message: ChatMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"role": message.role, "content": message.content}
     if message.tool_calls:
-        out["content"] = message.content or None
         out["tool_calls"] = [
             {
                 "id": call.id,
