@@ -206,3 +206,27 @@ def test_ingest_threads_run_at_a_lower_priority() -> None:
     thread.start()
     thread.join()
     assert seen == [min(3, 19 - os.getpriority(os.PRIO_PROCESS, 0))]
+
+
+def _own_priority() -> int:
+    return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+def test_ingest_threads_are_niced_relative_to_a_niced_parent() -> None:
+    """Under ``nice -n 5 make test`` the ingest threads still run below the server."""
+    seen: list[tuple[int, int]] = []
+
+    def under_a_niced_parent() -> None:
+        tid = threading.get_native_id()
+        parent = min(os.getpriority(os.PRIO_PROCESS, tid) + 5, 19)
+        os.setpriority(os.PRIO_PROCESS, tid, parent)  # raising one's own nice is always allowed
+        embedder = LocalEmbedder(threads=1, nice=3)
+        # The engine's thread is created here, so it inherits this thread's priority.
+        future = embedder._passages._executor.submit(_own_priority)
+        seen.append((parent, future.result()))
+
+    thread = threading.Thread(target=under_a_niced_parent)
+    thread.start()
+    thread.join()
+    ((parent, engine),) = seen
+    assert engine == min(parent + 3, 19)

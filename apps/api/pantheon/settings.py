@@ -142,6 +142,9 @@ class KnowledgeSettings(BaseModel):
         default=10, ge=0, le=19, description="CPU niceness of parsing and passage embedding"
     )
     parse_timeout_s: float = Field(default=120.0, gt=0, description="Parsing one file")
+    parse_max_memory_bytes: int = Field(
+        default=2 * 1024 * 1024 * 1024, ge=0, description="Parser child's memory; 0: no cap"
+    )
     max_text_chars: int = Field(default=5_000_000, ge=1000, description="Text kept per file")
     vector_cache_bytes: int = Field(
         default=256 * 1024 * 1024, ge=0, description="Search vectors kept in memory"

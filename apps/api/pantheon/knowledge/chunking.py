@@ -4,7 +4,8 @@ A chunk never spans two sections, so it keeps one page and one heading. Paragrap
 packed whole while they fit; a paragraph longer than ``size`` is cut at sentence or word
 boundaries. Consecutive chunks of a section share about ``overlap`` characters (the tail of
 the previous chunk, from a word boundary), so a fact cut in two is still found whole once.
-A heading is repeated at the top of each of its chunks: it is often what a question names.
+A heading is repeated at the top of each of its chunks: it is often what a question names;
+it takes at most a quarter of the chunk, so no chunk is longer than ``size``.
 """
 
 from __future__ import annotations
@@ -34,8 +35,9 @@ def chunk_sections(sections: list[Section], size: int, overlap: int) -> list[Chu
     overlap = min(overlap, size // 2)
     drafts: list[ChunkDraft] = []
     for section in sections:
-        prefix = f"{section.heading}\n" if section.heading else ""
-        body_size = max(size - len(prefix), size // 2)
+        heading = (section.heading or "")[: size // 4 - 1]
+        prefix = f"{heading}\n" if heading else ""
+        body_size = size - len(prefix)
         pieces = _pieces(section.text, max(body_size - overlap, 1))
         for body in _pack(pieces, body_size, overlap):
             # A file's text is outside text: a PDF can hold NUL (pantheon.text).

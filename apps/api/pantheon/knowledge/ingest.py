@@ -24,10 +24,10 @@ from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import Chunk
 from pantheon.db.uow import unit_of_work
-from pantheon.knowledge.chunking import ChunkDraft, chunk_sections
+from pantheon.knowledge.chunking import ChunkDraft
 from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.formats import DocumentStatus, Format
-from pantheon.knowledge.parse_pool import parse_in_child
+from pantheon.knowledge.parse_pool import ParsePool
 from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.sections import ParseError
@@ -54,6 +54,7 @@ class IngestWorker:
         self.embedder = embedder
         self.store = store
         self.settings = settings
+        self.parser = ParsePool(settings)
         self.queue: asyncio.Queue[uuid.UUID] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 
@@ -70,10 +71,12 @@ class IngestWorker:
         return len(pending)
 
     async def stop(self) -> None:
-        """Cancel the task; a document mid-ingest stays pending and resumes next start."""
+        """Cancel the task and kill the parser child; a document mid-ingest stays pending
+        and resumes next start."""
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
+        await self.parser.close()
 
     async def _run(self) -> None:
         while True:
@@ -92,7 +95,8 @@ class IngestWorker:
         if row is None or row.status != DocumentStatus.PENDING:
             return
         try:
-            drafts, pages = await self._chunks(document_id, Format(row.format))
+            parsed = await self.parser.parse(self.store.path_of(document_id), Format(row.format))
+            drafts, pages = parsed.chunks, parsed.pages
             vectors = await self._embed([d.text for d in drafts])
         except (ParseError, EmbedderError) as exc:
             await self._finish(document_id, error=str(exc))
@@ -106,19 +110,6 @@ class IngestWorker:
             )
         else:
             await self._finish(document_id, drafts=drafts, vectors=vectors, pages=pages)
-
-    async def _chunks(
-        self, document_id: uuid.UUID, fmt: Format
-    ) -> tuple[list[ChunkDraft], int | None]:
-        path = self.store.path_of(document_id)
-        knowledge = self.settings
-        sections = await parse_in_child(
-            path, fmt, knowledge.max_text_chars, knowledge.parse_timeout_s, knowledge.ingest_nice
-        )
-        size, overlap = self.settings.chunk_chars, self.settings.chunk_overlap
-        drafts = await asyncio.to_thread(chunk_sections, sections, size, overlap)
-        pages = len({s.page for s in sections}) if fmt is Format.PDF else None
-        return drafts, pages
 
     async def _embed(self, texts: Sequence[str]) -> Vectors:
         batch = self.settings.embed_batch

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from pantheon.knowledge.sections import ParseError, Section, require_text
+from pantheon.knowledge.sections import ParseError, Section, heading_of, require_text
 
 MAX_DOCX_UNPACKED = 256 * 1024 * 1024
 
@@ -27,7 +27,7 @@ def parse_pdf(path: Path) -> list[Section]:
             Section(page.extract_text() or "", page=number)
             for number, page in enumerate(reader.pages, start=1)
         ]
-    except ParseError:
+    except (ParseError, MemoryError):  # MemoryError: the child's cap (parse_child)
         raise
     except Exception as exc:
         raise ParseError(f"corrupt PDF: {_short(exc)}") from exc
@@ -59,7 +59,7 @@ def parse_docx(path: Path) -> list[Section]:
             raise ParseError(f"the DOCX unpacks to {unpacked} bytes (limit {MAX_DOCX_UNPACKED})")
         document = docx.Document(str(path))
         sections = _docx_sections(document)
-    except ParseError:
+    except (ParseError, MemoryError):  # MemoryError: the child's cap (parse_child)
         raise
     except Exception as exc:
         raise ParseError(f"corrupt DOCX: {_short(exc)}") from exc
@@ -74,7 +74,7 @@ def _docx_sections(document: object) -> list[Section]:
         style = getattr(getattr(paragraph, "style", None), "name", "") or ""
         if style.startswith("Heading") or style == "Title":
             sections.append(Section("\n\n".join(lines), heading=heading))
-            heading, lines = paragraph.text.strip() or heading, []
+            heading, lines = heading_of(paragraph.text) or heading, []
         elif paragraph.text.strip():
             lines.append(paragraph.text.strip())
     sections.append(Section("\n\n".join(lines), heading=heading))

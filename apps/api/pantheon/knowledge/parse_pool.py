@@ -2,11 +2,13 @@
 
 pypdf and python-docx are pure Python: in a thread they would hold the GIL and slow the
 event loop (and every running turn) for as long as a large file parses. In a child
-process they cannot; a file that makes a parser hang is killed at ``timeout_s``, and one
-that crashes the interpreter only breaks the child. Either way the document fails with a
-reason and the next parse starts a fresh child. One child, started on first use with
-the ``spawn`` method (forking a process that runs threads can deadlock) and niced so
-turns win the CPU, is shared by every app in the process; it exits with the interpreter.
+process they cannot, and whatever a file expands to (text, repeated headings, chunks)
+stays in the child under its limits (``parse_child``): the server receives only the
+bounded chunks. A file that makes a parser hang is killed at ``timeout_s``, and one that
+crashes the interpreter only breaks the child; either way the document fails with a
+reason and the next parse starts a fresh child. Each app owns one ``ParsePool`` (one
+child, started on first use with ``spawn``: forking a process that runs threads can
+deadlock) and closes it on shutdown, which kills the child.
 """
 
 from __future__ import annotations
@@ -14,56 +16,85 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
+from pantheon.knowledge import parse_child
 from pantheon.knowledge.formats import Format
-from pantheon.knowledge.parsing import parse_file
-from pantheon.knowledge.sections import ParseError, Section
+from pantheon.knowledge.parsing import ParsedDocument, ParseLimits, parse_document
+from pantheon.knowledge.sections import ParseError
+from pantheon.settings import KnowledgeSettings
 
-_lock = threading.Lock()
-_executor: ProcessPoolExecutor | None = None
+JOIN_S = 5.0  # waiting for a killed child to be reaped
 
 
-def _pool(nice: int) -> ProcessPoolExecutor:
-    global _executor
-    with _lock:
-        if _executor is None:
-            context = multiprocessing.get_context("spawn")
-            _executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=context, initializer=os.nice, initargs=(nice,)
+class ParsePool:
+    """The app's parser child: ``parse`` a stored file into chunks, ``close`` on shutdown."""
+
+    def __init__(self, settings: KnowledgeSettings) -> None:
+        self.limits = ParseLimits(
+            max_text_chars=settings.max_text_chars,
+            chunk_chars=settings.chunk_chars,
+            chunk_overlap=settings.chunk_overlap,
+            max_memory_bytes=settings.parse_max_memory_bytes,
+        )
+        self.timeout_s = settings.parse_timeout_s
+        self.nice = settings.ingest_nice
+        self._executor: ProcessPoolExecutor | None = None
+        self._closed = False
+
+    def pids(self) -> list[int]:
+        """The running child's process id (empty before the first parse and after close)."""
+        processes = getattr(self._executor, "_processes", None) or {}
+        return [p.pid for p in tuple(processes.values()) if p.pid is not None]
+
+    async def parse(self, path: Path, fmt: Format) -> ParsedDocument:
+        """The file's chunks; ``ParseError`` for bad files, ``TimeoutError`` past the
+        timeout (the child is killed)."""
+        executor = self._pool()
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        future = loop.run_in_executor(
+            executor, parse_child.run, self.timeout_s, parse_document, path, fmt, self.limits
+        )
+        try:
+            return await asyncio.wait_for(future, self.timeout_s)
+        except TimeoutError:
+            await self._discard(executor)
+            raise
+        except BrokenProcessPool:
+            await self._discard(executor)
+            if loop.time() - started >= self.timeout_s:  # the child stopped at its deadline
+                raise TimeoutError from None
+            raise ParseError("the parser crashed on this file (it is probably corrupt)") from None
+
+    async def close(self) -> None:
+        """Kill the child; a parse under way is abandoned (its document stays pending)."""
+        self._closed = True
+        if self._executor is not None:
+            await self._discard(self._executor)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._closed:
+            raise RuntimeError("the parse pool is closed (the server is shutting down)")
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=parse_child.start,
+                initargs=(self.nice, os.getpid(), self.limits.max_memory_bytes),
             )
-        return _executor
+        return self._executor
 
-
-def _discard(executor: ProcessPoolExecutor, *, kill: bool) -> None:
-    """Forget ``executor`` (the next parse starts a new child), killing its child if asked."""
-    global _executor
-    with _lock:
-        if _executor is executor:
-            _executor = None
-    if kill:
+    async def _discard(self, executor: ProcessPoolExecutor) -> None:
+        """Forget ``executor`` (the next parse starts a new child) and kill its child."""
+        if self._executor is executor:
+            self._executor = None
         # ProcessPoolExecutor has no public way to stop a busy worker before Python 3.14.
-        for process in list(getattr(executor, "_processes", {}).values()):
+        processes = list(getattr(executor, "_processes", {}).values())
+        for process in processes:
             process.kill()
-    executor.shutdown(wait=False, cancel_futures=True)
-
-
-async def parse_in_child(
-    path: Path, fmt: Format, max_text_chars: int, timeout_s: float, nice: int = 10
-) -> list[Section]:
-    """``parse_file`` in the child (at ``nice``, when it starts); ``ParseError`` for bad
-    files, ``TimeoutError`` past ``timeout_s`` (the child is killed)."""
-    executor = _pool(nice)
-    loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(executor, parse_file, path, fmt, max_text_chars)
-    try:
-        return await asyncio.wait_for(future, timeout_s)
-    except TimeoutError:
-        _discard(executor, kill=True)
-        raise
-    except BrokenProcessPool:
-        _discard(executor, kill=False)
-        raise ParseError("the parser crashed on this file (it is probably corrupt)") from None
+        executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            await asyncio.to_thread(process.join, JOIN_S)

@@ -12,9 +12,10 @@ import io
 import re
 from html.parser import HTMLParser
 
-from pantheon.knowledge.sections import ParseError, Section, require_text
+from pantheon.knowledge.sections import ParseError, Section, heading_of, require_text
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# The closing #s are stripped in code (_title): a regex doing it backtracks quadratically.
+_HEADING = re.compile(r"^#{1,6}\s+(.*)$")
 _BLOCKS = frozenset(
     [
         "p",
@@ -58,11 +59,18 @@ def parse_markdown(data: bytes) -> list[Section]:
         match = None if in_fence else _HEADING.match(line)
         if match:
             sections.append(Section("\n".join(lines), heading=heading))
-            heading, lines = match.group(2) or heading, []
+            heading, lines = heading_of(_title(match.group(1))) or heading, []
         else:
             lines.append(line)
     sections.append(Section("\n".join(lines), heading=heading))
     return require_text(sections, "Markdown file")
+
+
+def _title(text: str) -> str:
+    """An ATX heading's text without its optional closing sequence of #s."""
+    text = text.rstrip()
+    bare = text.rstrip("#")
+    return bare.rstrip() if not bare or bare[-1].isspace() else text
 
 
 def parse_csv(data: bytes) -> list[Section]:
@@ -110,7 +118,7 @@ class _TextExtractor(HTMLParser):
         if tag in _SKIPPED:
             self.skip_depth = max(0, self.skip_depth - 1)
         elif tag in _HEADINGS and self.heading_parts is not None:
-            self.heading = " ".join("".join(self.heading_parts).split()) or self.heading
+            self.heading = heading_of("".join(self.heading_parts)) or self.heading
             self.heading_parts = None
 
     def handle_data(self, data: str) -> None:

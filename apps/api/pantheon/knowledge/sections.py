@@ -1,8 +1,14 @@
-"""What a parser hands the chunker: ordered sections of text with their page and heading."""
+"""What a parser hands the chunker: ordered sections of text with their page and heading.
+
+A heading is repeated on every chunk of its section, so it is bounded here
+(``MAX_HEADING_CHARS``): an upload with a megabyte-long heading cannot multiply it.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+MAX_HEADING_CHARS = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,3 +31,11 @@ def require_text(sections: list[Section], what: str) -> list[Section]:
     if not kept:
         raise ParseError(f"no extractable text in this {what}")
     return kept
+
+
+def heading_of(raw: str) -> str | None:
+    """A heading's text with whitespace collapsed, cut to ``MAX_HEADING_CHARS``; None if empty."""
+    text = " ".join(raw.split())
+    if len(text) > MAX_HEADING_CHARS:
+        text = text[: MAX_HEADING_CHARS - 1].rstrip() + "\u2026"
+    return text or None

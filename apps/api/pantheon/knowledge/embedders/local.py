@@ -26,6 +26,7 @@ from pantheon.knowledge.embedders.base import EmbedderError, Vectors, first_row,
 
 MODEL = "multilingual-e5-small"
 MAX_DEFAULT_THREADS = 4
+MAX_NICE = 19  # the lowest priority Linux and macOS schedule
 
 
 def default_threads(requested: int) -> int:
@@ -36,11 +37,14 @@ def default_threads(requested: int) -> int:
 
 
 def lower_priority(nice: int) -> None:
-    """Raise the calling thread's nice value (Linux schedules threads individually)."""
+    """Raise the calling thread's nice value by ``nice`` (Linux schedules threads
+    individually): relative, so under a niced server the thread still runs below it."""
     if nice > 0 and hasattr(os, "setpriority"):
-        # Not permitted (some containers): run at the normal priority.
+        tid = threading.get_native_id()
+        # Not permitted (some containers): run at the server's priority.
         with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
+            current = os.getpriority(os.PRIO_PROCESS, tid)
+            os.setpriority(os.PRIO_PROCESS, tid, min(current + nice, MAX_NICE))
 
 
 class _Engine:
