@@ -2,7 +2,9 @@
 
 ``metered`` charges $0.001 per prompt token and nothing for output: a scripted call's
 cost is then exactly its reservation (the same prompt estimate, no reply reserve), which
-lets a test say "this budget affords exactly N calls". Runs on SQLite and PostgreSQL.
+lets a test say "this budget affords exactly N calls". ``wordy`` prices its answers and
+has a large window, so one call's maximum cost is far above its floor. Runs on SQLite and
+PostgreSQL.
 """
 
 from __future__ import annotations
@@ -22,6 +24,12 @@ provider = "scripted"
 input_price_per_mtok = 1000.0
 output_price_per_mtok = 0.0
 context_window = 4096
+
+[models.wordy]
+provider = "scripted"
+input_price_per_mtok = 1.0
+output_price_per_mtok = 10.0
+context_window = 128000
 """
 
 

@@ -60,3 +60,33 @@ async def test_an_expired_hold_is_released_and_a_late_settle_still_charges(
     await lost.settle(0.3)  # the lost call finished after all: charged, not released twice
     final = await _spend(client, user_id)
     assert (final["spent_usd"], final["reserved_usd"]) == (pytest.approx(0.8), 0)
+
+
+async def test_a_hold_takes_what_is_left_when_that_covers_the_floor(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Less left than a call's maximum is not a refusal while the floor fits: the hold is
+    what is left (the engine cuts the call's answer to it)."""
+    guard, user_id = await _guard(app, client, daily_usd=1.0, ttl_s=600)
+    partial = await guard.reserve(5.0, 0.2)  # the call could cost $5; $1 is left
+    assert partial is not None
+    assert partial.granted_usd == pytest.approx(1.0)
+    assert (await _spend(client, user_id))["reserved_usd"] == pytest.approx(1.0)
+    await partial.settle(0.9)
+    assert await guard.reserve(5.0, 0.2) is None  # $0.10 left, below the floor
+    last = await guard.reserve(5.0, 0.05)
+    assert last is not None
+    assert last.granted_usd == pytest.approx(0.1)
+    await last.settle(0.1)
+    assert (await _spend(client, user_id))["spent_usd"] == pytest.approx(1.0)
+
+
+async def test_a_call_that_costs_nothing_is_never_refused(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    guard, _user_id = await _guard(app, client, daily_usd=0.0, ttl_s=600)
+    free = await guard.reserve(0.0)
+    assert free is not None
+    assert free.granted_usd == 0
+    await free.settle(0.0)
+    assert await guard.reserve(0.000001) is None

@@ -82,11 +82,13 @@ def test_parse_continue(text: str, expected: bool | None) -> None:
     [
         ('{"approved": true, "score": 8, "feedback": " fine "}', Verdict(True, 8.0, "fine")),
         ('{"Approved": "no", "Score": "6/10"}', Verdict(False, 6.0, "")),
-        ('```json\n{"approved": false, "score": 14, "feedback": 3}\n```', Verdict(False, 10.0, "")),
-        ('{"approved": true, "score": -2}', Verdict(True, 0.0, "")),
+        ('```json\n{"approved": false, "score": 10, "feedback": 3}\n```', Verdict(False, 10.0, "")),
+        ('{"approved": true, "score": 0}', Verdict(True, 0.0, "")),
+        ('{"approved": true, "score": "85/100"}', Verdict(True, 8.5, "")),
         ('{"approved": true, "score": "great"}', Verdict(True, None, "")),
         ('{"approved": true, "score": true}', Verdict(True, None, "")),
         ('{"approved": true, "score": NaN}', Verdict(True, None, "")),
+        ('{"approved": true, "score": "7/0"}', Verdict(True, None, "")),
     ],
 )
 def test_parse_review_is_tolerant(text: str, expected: Verdict) -> None:
@@ -98,3 +100,12 @@ def test_parse_review_is_tolerant(text: str, expected: Verdict) -> None:
 )
 def test_parse_review_without_a_readable_flag_is_none(text: str) -> None:
     assert parse_review(text) is None
+
+
+@pytest.mark.parametrize(
+    "score",
+    ["480", "503827916", '"0.59725E+13"', "14", "-2", "-0.5", "Infinity", '"11/10"'],
+)
+def test_parse_review_with_a_score_outside_0_to_10_is_unreadable(score: str) -> None:
+    """An out-of-range score is a model that lost the format, never a clamped 10 or 0."""
+    assert parse_review(f'{{"approved": true, "score": {score}, "feedback": "ok"}}') is None

@@ -26,6 +26,10 @@ class Hold:
     guard: CountingGuard
     amount: float
 
+    @property
+    def granted_usd(self) -> float:
+        return self.amount
+
     async def settle(self, cost_usd: float) -> None:
         self.guard.settled.append((self.amount, cost_usd))
 
@@ -38,11 +42,18 @@ class CountingGuard:
     asked: list[float] = field(default_factory=list)
     settled: list[tuple[float, float]] = field(default_factory=list)
 
-    async def reserve(self, max_cost_usd: float) -> SpendHold | None:
+    left_usd: float | None = None  # grants at most this much (a limit nearly spent)
+    floors: list[float] = field(default_factory=list)
+
+    async def reserve(
+        self, max_cost_usd: float, min_cost_usd: float | None = None
+    ) -> SpendHold | None:
         self.asked.append(max_cost_usd)
-        if len(self.asked) > self.grants:
+        self.floors.append(max_cost_usd if min_cost_usd is None else min_cost_usd)
+        granted = max_cost_usd if self.left_usd is None else min(max_cost_usd, self.left_usd)
+        if len(self.asked) > self.grants or granted < self.floors[-1]:
             return None
-        return Hold(self, max_cost_usd)
+        return Hold(self, granted)
 
 
 def test_the_maximum_cost_counts_the_prompt_and_the_reply_bound() -> None:
@@ -53,6 +64,44 @@ def test_the_maximum_cost_counts_the_prompt_and_the_reply_bound() -> None:
     open_ended = LLMRequest("priced", messages)
     rest = PRICED.context_window - prompt
     assert max_cost_usd(open_ended, PRICED) == pytest.approx(prompt * 1.0 + rest * 2.0)
+
+
+async def test_a_nearly_spent_limit_cuts_the_answer_instead_of_refusing_the_call(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    """A limit with less left than one call's maximum (the context window's worth of
+    answer) still lets the call run, with ``max_tokens`` cut to what is left."""
+    guard = CountingGuard(grants=5, left_usd=2_000.0)  # the maximum is about 16,000
+    record = TurnRecord()
+    events = [
+        e
+        async for e in run_turn(
+            snapshot("roundtable", roster=[A]), gateway, NoTools(), record, guard
+        )
+    ]
+    assert not [e for e in events if isinstance(e, AgentFailedEvent)]
+    request = provider.calls()[0].request
+    prompt_usd = estimate_messages(request.messages) * 1.0
+    assert guard.asked[0] > 2_000.0
+    assert request.max_tokens == int((2_000.0 - prompt_usd) / 2.0)
+    assert guard.settled == [(2_000.0, record.llm_calls[0].cost_usd)]
+    assert record.llm_calls[0].cost_usd <= 2_000.0
+
+
+async def test_a_limit_below_the_prompt_and_a_short_answer_refuses_the_call(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    guard = CountingGuard(grants=5, left_usd=100.0)  # the floor: prompt + 256 tokens > 512
+    record = TurnRecord()
+    events = [
+        e
+        async for e in run_turn(
+            snapshot("roundtable", roster=[A]), gateway, NoTools(), record, guard
+        )
+    ]
+    assert [e.code for e in events if isinstance(e, AgentFailedEvent)] == ["budget_exceeded"]
+    assert guard.floors[0] > 100.0
+    assert provider.calls() == []
 
 
 async def test_a_refused_call_is_skipped_and_so_are_the_rest(
@@ -95,7 +144,9 @@ async def test_a_cancelled_call_settles_its_hold(
 
 async def test_a_failing_guard_fails_the_call_closed(gateway: LLMGateway) -> None:
     class Broken:
-        async def reserve(self, max_cost_usd: float) -> SpendHold | None:
+        async def reserve(
+            self, max_cost_usd: float, min_cost_usd: float | None = None
+        ) -> SpendHold | None:
             raise RuntimeError("ledger down")
 
     record = TurnRecord()

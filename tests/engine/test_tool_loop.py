@@ -152,7 +152,7 @@ async def test_orchestrator_specialists_get_tools_and_the_manager_never_does(
     provider.script('{"continue": false}', purpose="evaluate")
     provider.script(calculating_agent, agent="alice")
     provider.script(
-        lambda r: ScriptedReply("", (tool_call("calculator", {"expression": "1 + 1"}),)),
+        lambda r: ScriptedReply("391", (tool_call("calculator", {"expression": "1 + 1"}),)),
         purpose="synthesis",
     )
     snap = snapshot("orchestrator", "what is 17*23?", roster=[CALC_ALICE, BOB])

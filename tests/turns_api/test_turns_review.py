@@ -131,6 +131,23 @@ async def test_an_unparsable_review_counts_as_not_approved_with_fallback(
     assert "(no usable review)" in revision
 
 
+async def test_an_out_of_range_score_is_a_fallback_not_a_perfect_review(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    _script_rounds(scripted, "writer", ["d1", "d2"])
+    _script_rounds(scripted, "critic", ['{"approved": true, "score": 480}', _verdict(True, 7)])
+    _script_rounds(
+        scripted, "editor", ['{"approved": true, "score": 0.59725E+13}', _verdict(True, 6)]
+    )
+    events, _ = await _run(client, ["writer", "critic", "editor"])
+    first = [(r["approved"], r["score"], r["fallback"]) for r in _of(events, "review")[:2]]
+    assert first == [(False, None, True), (False, None, True)]
+    done = _of(events, "review_completed")[0]
+    assert (done["round"], done["score"], done["reason"], done["text"]) == (
+        2, 6.5, "approved", "d2",
+    )  # fmt: skip
+
+
 async def test_a_failed_first_draft_fails_the_turn(
     client: httpx.AsyncClient, scripted: ScriptedProvider
 ) -> None:

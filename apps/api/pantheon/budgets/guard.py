@@ -3,9 +3,13 @@
 Each reservation and each settlement is a unit of work of its own, a few statements
 long, outside the turn's one commit (docs/adr/0013): the money must be set aside before
 the call starts and be visible to every other turn at once, which a commit at the end
-of the turn cannot do. A refused reservation rolls back whole, so no counter keeps a
-partial take. A hold outlives neither its call nor ``ttl_s``: after a crash, the next
-reservation that would be refused first releases the expired holds and tries again.
+of the turn cannot do. A reservation takes the call's maximum, or what the tightest limit
+has left when that is less but covers the call's floor (the engine then cuts the call's
+answer to it); the read of what is left is only a guess, the conditional ``take`` still
+decides, so a race can refuse but never overspend. A refused reservation rolls back
+whole, so no counter keeps a partial take. A hold outlives neither its call nor
+``ttl_s``: after a crash, the next reservation that would be refused first releases the
+expired holds and tries again.
 """
 
 from __future__ import annotations
@@ -17,11 +21,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from pantheon.budgets.ledger import LedgerRepository, Limit
-from pantheon.budgets.periods import to_micros
+from pantheon.budgets.periods import to_micros, to_usd
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
-from pantheon.engine.spending import SpendHold
+from pantheon.engine.spending import FreeHold, SpendHold
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +45,16 @@ class _Refused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class LedgerHold:
-    """One call's reservation: the same id on each counter it holds money on."""
+    """One call's reservation: the same id and amount on each counter it holds money on."""
 
     db: Database
     hold_id: uuid.UUID
     counter_ids: tuple[uuid.UUID, ...]
+    amount_micros: int
+
+    @property
+    def granted_usd(self) -> float:
+        return to_usd(self.amount_micros)
 
     async def settle(self, cost_usd: float) -> None:
         cost = to_micros(cost_usd)
@@ -63,14 +72,19 @@ class LedgerGuard:
         self.limits = tuple(limits)
         self.ttl = timedelta(seconds=ttl_s)
 
-    async def reserve(self, max_cost_usd: float) -> SpendHold | None:
-        amount = to_micros(max_cost_usd)
-        hold = await self._try(amount)
+    async def reserve(
+        self, max_cost_usd: float, min_cost_usd: float | None = None
+    ) -> SpendHold | None:
+        most = to_micros(max_cost_usd)
+        if most == 0:  # an unpriced alias costs nothing: no budget stops it (docs/budgets.md)
+            return FreeHold(0.0)
+        least = most if min_cost_usd is None else min(most, to_micros(min_cost_usd))
+        hold = await self._try(most, least)
         if hold is None and await self._expire():
-            hold = await self._try(amount)
+            hold = await self._try(most, least)
         return hold
 
-    async def _try(self, amount: int) -> LedgerHold | None:
+    async def _try(self, most: int, least: int) -> LedgerHold | None:
         """One attempt, in one unit of work: all counters or none."""
         now = utcnow()
         try:
@@ -78,6 +92,11 @@ class LedgerGuard:
                 ledger = LedgerRepository(session)
                 counters = [(await ledger.open_counter(lim, now), lim) for lim in self.limits]
                 counters.sort(key=lambda pair: pair[0])  # one lock order: no deadlocks
+                amount = most
+                for counter_id, limit in counters:  # what every limit has left, at most
+                    amount = min(amount, await ledger.headroom(counter_id, limit.limit_micros))
+                if amount < least:
+                    raise _Refused
                 return await self._take_all(ledger, counters, amount, now)
         except _Refused:
             return None
@@ -108,4 +127,4 @@ class LedgerGuard:
             if not await ledger.take(counter_id, amount, limit.limit_micros):
                 raise _Refused
             ledger.hold(hold_id, counter_id, amount, now + self.ttl)
-        return LedgerHold(self.db, hold_id, tuple(c for c, _ in counters))
+        return LedgerHold(self.db, hold_id, tuple(c for c, _ in counters), amount)

@@ -88,6 +88,16 @@ class LedgerRepository(Repository):
         )
         return int(result.rowcount) == 1
 
+    async def headroom(self, counter_id: uuid.UUID, limit_micros: int) -> int:
+        """What the limit has left on the counter (never negative): a guess for ``take``."""
+        c = SpendCounter
+        row = (
+            await self.session.execute(
+                select(c.spent_micros, c.reserved_micros).where(c.id == counter_id)
+            )
+        ).one()
+        return max(0, limit_micros - int(row.spent_micros) - int(row.reserved_micros))
+
     def hold(
         self, hold_id: uuid.UUID, counter_id: uuid.UUID, amount: int, expires: datetime
     ) -> None:

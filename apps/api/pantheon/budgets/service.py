@@ -95,11 +95,14 @@ class BudgetService:
             spend=spend,
         )
 
-    async def turn_limits(self, user_id: uuid.UUID, room_id: uuid.UUID | None) -> list[Limit]:
-        """The limits a new turn counts against; 402 when one is spent already."""
+    async def turn_limits(
+        self, user_id: uuid.UUID, room_id: uuid.UUID | None, priced: bool = True
+    ) -> list[Limit]:
+        """The limits a new turn counts against; 402 when one is spent already and the
+        turn may call a priced model (``priced``: an unpriced one is never stopped)."""
         now = utcnow()
         limits = [lim for b in await self.repo.for_turn(user_id, room_id) for lim in limits_of(b)]
-        for limit in limits:
+        for limit in limits if priced else ():
             spent, _reserved = await self._standing(limit, now)
             if spent >= limit.limit_micros:
                 raise _over(limit, spent, now)

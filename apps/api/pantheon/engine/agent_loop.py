@@ -5,7 +5,9 @@ Promises (SPEC "Agents that act: tools"):
 - ``agent_started`` (or ``synthesis_started``) first; then the ``delta``s of every call of
   the loop, and each tool round's ``tool_call`` / ``tool_result`` events; then
   ``agent_completed`` whose ``text`` is all the text streamed and whose ``usage`` sums
-  the calls (or ``synthesis_completed``), or ``agent_failed`` when a call failed.
+  the calls (or ``synthesis_completed``), or ``agent_failed`` when a call failed, or
+  with code ``empty_answer`` when the calls ended but no text came at all (blank text
+  counts as none); the message is then ``failed``, like any failed agent.
 - A call carries the agent's tools while the agent has tool rounds left
   (``tools.max_rounds``) and the turn has calls left (``tools.max_calls_per_turn``); at
   a cap the next call is the last one and carries none. Tool calls in an answer to a
@@ -41,7 +43,13 @@ from pantheon.engine.events import (
 )
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import TurnSnapshot
-from pantheon.engine.speakers import CallOutcome, SpeakerRun, message_of, user_safe_message
+from pantheon.engine.speakers import (
+    EMPTY_ANSWER,
+    CallOutcome,
+    SpeakerRun,
+    message_of,
+    user_safe_message,
+)
 from pantheon.engine.tool_round import RoundOutcome, Settled, ToolBudget, ToolRound, run_round
 from pantheon.engine.tooling import ToolRunner, ToolScope
 from pantheon.llm.gateway import closing_stream
@@ -106,6 +114,7 @@ class AgentLoop:
                     run.paused = _paused(run, spec, call, prompt, outcome, total.text)
                     break
             if run.paused is None:
+                _refuse_empty(run, total)
                 yield self._finished(run, total)
         finally:
             if pending is not None:
@@ -190,6 +199,13 @@ class AgentLoop:
         return AgentCompletedEvent(
             turn_id=turn_id, agent_key=s.key, text=outcome.text, usage=tokens, round=s.round
         )
+
+
+def _refuse_empty(run: SpeakerRun, total: CallOutcome) -> None:
+    """An answer with no text at all (a blank final call after tool rounds included) is a
+    failure, never a silent empty ``agent_completed``."""
+    if total.status == "ok" and not (run.prefix + total.text).strip():
+        total.status, total.error_code = "error", EMPTY_ANSWER
 
 
 def _paused(

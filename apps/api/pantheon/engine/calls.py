@@ -8,9 +8,11 @@ gateway is logged and becomes ``internal_error``. Tool calls the model asked for
 collected in ``outcome.tool_calls``; the call's text streams as ``delta`` events.
 
 Spend (``engine.spending``): before a call starts, the turn's guard must grant a hold of
-the call's maximum cost. A refused call never starts and is not an ``llm_calls`` entry:
-it ends ``error`` with code ``budget_exceeded``, and so does every later call of the turn
-(the remaining calls are skipped). A granted hold is settled with the recorded cost
+the call's maximum cost, or of what is left of the limits when that still covers the
+call's floor; then the call runs with ``max_tokens`` cut to what the hold affords. A
+refused call never starts and is not an ``llm_calls`` entry: it ends ``error`` with code
+``budget_exceeded``, and so does every later call of the turn (the remaining calls are
+skipped). A granted hold is settled with the recorded cost
 however the call ends; the settlement is shielded, so a second cancel cannot skip it.
 """
 
@@ -20,6 +22,7 @@ import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from pantheon.engine.events import DeltaEvent
@@ -30,7 +33,7 @@ from pantheon.engine.spending import (
     NoSpendLimit,
     SpendGuard,
     SpendHold,
-    max_cost_usd,
+    call_cost,
 )
 from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
@@ -78,6 +81,10 @@ class CallRunner:
         hold = await self._reserve(request, outcome)
         if hold is None:
             return
+        cost = call_cost(request, self.alias(request.model))
+        reply = cost.affordable_reply(hold.granted_usd)
+        if reply is not None:  # a limit is near: the answer is cut to what the hold covers
+            request = replace(request, max_tokens=reply)
         slot = self.record.reserve_call()
         started_at = datetime.now(UTC)
         start = time.perf_counter()
@@ -118,7 +125,8 @@ class CallRunner:
         hold: SpendHold | None = None
         if not self.out_of_budget:
             try:
-                hold = await self.spend.reserve(max_cost_usd(request, self.alias(request.model)))
+                cost = call_cost(request, self.alias(request.model))
+                hold = await self.spend.reserve(cost.max_usd, cost.floor_usd)
             except Exception:
                 logger.exception("turn %s: the spend guard failed", self.turn_id)
                 outcome.status, outcome.error_code = "error", "internal_error"

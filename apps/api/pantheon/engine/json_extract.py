@@ -13,6 +13,7 @@ make the parsers' job easy.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -208,28 +209,35 @@ def _flag(value: Any) -> bool | None:
 
 
 def _score(value: Any) -> float | None:
-    """A number (or numeric text, ``"7/10"`` included) clamped to 0-10; else ``None``."""
+    """A number, numeric text or a fraction (``"7/10"``, ``"85/100"`` scaled to 0-10);
+    else ``None``. The range is the caller's to judge, never clamped here."""
     if isinstance(value, str):
-        value = value.strip().split("/")[0].strip()
+        number, _, scale = value.strip().partition("/")
         try:
-            value = float(value)
+            value = float(number.strip())
+            denominator = float(scale.strip()) if scale else 10.0
         except ValueError:
             return None
+        if not math.isfinite(denominator) or denominator <= 0:
+            return None
+        value = value * 10.0 / denominator
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         return None
-    return float(min(10.0, max(0.0, value)))
+    return float(value)
 
 
 def parse_review(text: str) -> Verdict | None:
     """``{"approved", "score", "feedback"}`` (tolerantly), or ``None`` when there is no
-    readable ``approved`` flag: such a review counts as not approved."""
+    readable ``approved`` flag or the score is outside 0-10: such a review counts as not
+    approved, with no score (the ``fallback``)."""
     data = extract_json_object(text)
     if data is None:
         return None
     approved = _flag(data.get("approved"))
     if approved is None:
         return None
+    score = _score(data.get("score"))
+    if score is not None and not 0.0 <= score <= 10.0:
+        return None  # 480 or 0.59725E+13 says the model lost the format, not "perfect"
     feedback = data.get("feedback")
-    return Verdict(
-        approved, _score(data.get("score")), feedback.strip() if isinstance(feedback, str) else ""
-    )
+    return Verdict(approved, score, feedback.strip() if isinstance(feedback, str) else "")

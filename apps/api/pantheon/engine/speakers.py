@@ -20,6 +20,7 @@ from pantheon.llm.types import LLMRequest, ToolCall, Usage
 
 MANAGER_KEY = "manager"
 MANAGER_NAME = "Manager"
+EMPTY_ANSWER = "empty_answer"  # the model's calls ended with no text at all
 _SAFE_MESSAGES = {
     "rate_limited": "The model provider is rate limiting requests; try again later.",
     "unavailable": "The model provider is unavailable right now.",
@@ -29,6 +30,7 @@ _SAFE_MESSAGES = {
     "unknown_model": "This agent's model alias is not configured.",
     "internal_error": "The agent failed unexpectedly.",
     "budget_exceeded": "The spending limit was reached, so this agent was skipped.",
+    EMPTY_ANSWER: "The model answered with no text.",
 }
 
 _MESSAGE_STATUS: dict[CallStatus, MessageStatus] = {

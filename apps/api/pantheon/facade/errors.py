@@ -66,6 +66,14 @@ class SessionBusy(Conflict):
     code = "session_busy"
 
 
+class QuotaExhausted(AppError):
+    """402: a spend limit ran out during the turn, before it had an answer; not a 5xx,
+    which OpenAI's SDKs would retry as a new turn (they do not retry 402)."""
+
+    status_code = 402
+    code = "insufficient_quota"
+
+
 class TurnFailed(AppError):
     """502: the turn ran but produced nothing a person could read."""
 
@@ -160,6 +168,7 @@ class OpenAIRoute(APIRoute):
 ERROR_DESCRIPTIONS = {
     400: "invalid request (OpenAI: invalid_request_error); the message names the field",
     401: "missing, invalid or revoked API key",
+    402: "a spend limit is spent, before the turn or during it (insufficient_quota)",
     404: "unknown model or session, or not yours",
     409: "the session named by X-Pantheon-Session already runs a turn",
     413: "request body over PANTHEON_LIMITS__MAX_BODY_BYTES",

@@ -58,7 +58,7 @@ async def get_model(model_id: str, service: ServiceDep, user: UserIdDep) -> Mode
             "content": {"text/event-stream": {}},
             "description": "The answer, or with stream=true its chat.completion.chunk stream",
         },
-        **openai_responses(400, 401, 404, 409, 413, 429, 500, 502, 503),
+        **openai_responses(400, 401, 402, 404, 409, 413, 429, 500, 502, 503),
     },
 )
 async def create_chat_completion(

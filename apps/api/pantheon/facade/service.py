@@ -19,10 +19,12 @@ from typing import Any
 
 from pantheon.db.models import Agent, ChatSession, Room
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.spending import BUDGET_EXCEEDED
 from pantheon.errors import AppError, Conflict, ServiceUnavailable
 from pantheon.facade.errors import (
     InvalidRequest,
     ModelNotFound,
+    QuotaExhausted,
     SessionBusy,
     TurnBroken,
     TurnFailed,
@@ -155,6 +157,12 @@ def outcome_error(transcript: Transcript, turn_id: str) -> AppError | None:
         return TurnBroken(f"turn {turn_id}: {message}")
     if transcript.status is None:
         return TurnBroken(f"turn {turn_id} ended without an outcome")
+    spent = transcript.error_code == BUDGET_EXCEEDED
+    if spent and (transcript.status == "failed" or not transcript.answered):
+        return QuotaExhausted(
+            f"turn {turn_id} stopped: a spend limit could not cover its next LLM call; "
+            "no more is spent until the limit resets (UTC day or month) or is raised"
+        )
     if transcript.status == "failed":
         reasons = "; ".join(transcript.failures) or "no agent could answer"
         return TurnFailed(f"turn {turn_id} failed: {reasons}")

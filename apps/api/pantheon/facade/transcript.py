@@ -42,6 +42,8 @@ class Transcript:
         default_factory=lambda: Usage(prompt_tokens=0, completion_tokens=0, total_tokens=0)
     )
     error: tuple[str, str] | None = None  # (code, message) of a final ``error`` event
+    error_code: str | None = None  # ``turn_completed.error_code`` (``budget_exceeded`` ...)
+    answered: bool = False  # some non-blank ``content`` was produced
     failures: list[str] = field(default_factory=list)
     _speakers: int = 0
     _agents: int = 0  # how many agents turn_started announced (a pipeline's stages)
@@ -55,6 +57,7 @@ class Transcript:
     def feed(self, event: dict[str, Any]) -> list[Piece]:
         handler = getattr(self, f"_on_{event.get('type')}", None)
         result: list[Piece] = handler(event) if handler is not None else []
+        self.answered = self.answered or any(f == "content" and t.strip() for f, t in result)
         return result
 
     def _name(self, key: str) -> str:
@@ -185,6 +188,8 @@ class Transcript:
 
     def _on_turn_completed(self, event: dict[str, Any]) -> list[Piece]:
         self.status = str(event.get("status"))
+        code = event.get("error_code")
+        self.error_code = None if code is None else str(code)
         usage = event.get("usage") or {}
         prompt, completion = int(usage.get("input_tokens", 0)), int(usage.get("output_tokens", 0))
         self.usage = Usage(

@@ -20,6 +20,7 @@ from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.snapshot import ClientContext, TurnSnapshot
+from pantheon.engine.spending import spends_money
 from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
@@ -95,7 +96,7 @@ class TurnService:
             if prepared.existing is not None:
                 return StartedTurn(str(prepared.existing.id), None)
             assert prepared.snapshot is not None
-            limits = await _spend_limits(session, owner_id, prepared.snapshot)
+            limits = await _spend_limits(session, owner_id, prepared.snapshot, self.gateway)
         return await self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
 
     async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
@@ -105,7 +106,7 @@ class TurnService:
             raise Conflict(f"turn {turn_id} is still running; decide after its turn_completed")
         async with unit_of_work(self.db, write=False) as session:
             snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, data)
-            limits = await _spend_limits(session, owner_id, snapshot)
+            limits = await _spend_limits(session, owner_id, snapshot, self.gateway)
         return await self._launch(snapshot, owner_id, None, None, limits)
 
     async def _launch(
@@ -226,8 +227,10 @@ async def replay_events(
 
 
 async def _spend_limits(
-    session: AsyncSession, owner_id: uuid.UUID, snapshot: TurnSnapshot
+    session: AsyncSession, owner_id: uuid.UUID, snapshot: TurnSnapshot, gateway: LLMGateway
 ) -> list[Limit]:
-    """The spend limits a turn runs under (none: no budget); 402 when one is spent."""
+    """The spend limits a turn runs under (none: no budget); 402 when one is spent and
+    the turn may call a priced model."""
     room = uuid.UUID(snapshot.room_id) if snapshot.room_id is not None else None
-    return await BudgetService(session).turn_limits(owner_id, room)
+    priced = spends_money(snapshot, gateway.registry)
+    return await BudgetService(session).turn_limits(owner_id, room, priced)

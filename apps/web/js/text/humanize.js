@@ -16,6 +16,7 @@ const FAILURES = {
   interrupted: "The server stopped while this turn was running, so it did not finish.",
   persistence_failed: "The answers could not be saved, so this turn was lost.",
   budget_exceeded: "The spending limit was reached, so this agent was skipped.",
+  empty_answer: "The model answered with no text. Try again, or pick a stronger model for this agent.",
 };
 
 const NOT_FOUND = {
