@@ -16,7 +16,7 @@ from pantheon.knowledge.keyword import include_name
 TABLES = {
     "users", "api_keys", "rooms", "agents", "room_agents", "sessions",
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
-    "budgets", "spend_counters", "spend_holds",
+    "budgets", "spend_counters", "spend_holds", "turn_decisions",
 }  # fmt: skip
 
 

@@ -107,8 +107,8 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):
     """A turn of a session. A continuation (``continues_id``) finishes a turn that paused
-    for approval; at most one continues each paused turn, which keeps the state it needs
-    in ``resume_state`` (docs/adr/0015)."""
+    for approval; at most one continues each paused turn (its ``TurnDecision`` is claimed
+    first), which keeps the state it needs in ``resume_state`` (docs/adr/0015)."""
 
     __tablename__ = "turns"
     __table_args__ = (
@@ -136,6 +136,18 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
     resume_state: Mapped[str | None] = mapped_column(
         Text, default=None, doc="engine.approvals.ResumeState as JSON, while awaiting approval"
     )
+
+
+class TurnDecision(Base):
+    """A person's decision on a paused turn, committed before its continuation runs
+    anything: the primary key lets one decision per paused turn in, whichever request or
+    replica is first (docs/approvals.md). ``note`` is what the decisions say."""
+
+    __tablename__ = "turn_decisions"
+    turn_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("turns.id"), primary_key=True)
+    continuation_id: Mapped[uuid.UUID] = mapped_column(unique=True)
+    note: Mapped[str] = mapped_column(Text)
+    decided_at: Mapped[datetime]
 
 
 class Message(UUIDPrimaryKey, Timestamped, Base):

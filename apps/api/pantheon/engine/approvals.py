@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pantheon.engine.prompting import Contribution
 from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry
-from pantheon.engine.values import Mode
+from pantheon.engine.values import ApprovalStatus, Mode
 from pantheon.llm.types import ChatMessage, ToolCall
 
 STATE_VERSION = 1
@@ -102,6 +102,11 @@ class Decision:
 
     approve: bool
     reason: str = ""
+
+    @property
+    def approval(self) -> ApprovalStatus:
+        """What the decided call's record says (``tool_calls.approval``)."""
+        return "approved" if self.approve else "rejected"
 
 
 @dataclass(frozen=True, slots=True)

@@ -172,7 +172,7 @@ def _plan(spec: ToolRound, calls: Sequence[ToolCall], settled: Settled | None) -
             slot.known = settled.results[slot.call.id]
         else:  # a decided call: it passed the checks when it was held
             decision = settled.decisions.get(slot.call.id, Decision(False, "no decision"))
-            slot.approval = "approved" if decision.approve else "rejected"
+            slot.approval = decision.approval
             slot.refused = None if decision.approve else refusal_text(decision.reason)
     return slots
 

@@ -1,8 +1,15 @@
-"""Deciding on a turn that awaits approval: the checks, then the continuation's snapshot.
+"""Deciding on a turn that awaits approval: the checks, the continuation's snapshot, and
+the claim that lets exactly one decision through.
 
-Everything is read in the caller's read-only unit; bad input is a plain HTTP error with
+The checks read in the caller's read-only unit; bad input is a plain HTTP error with
 nothing persisted: another user's turn 404, a turn not awaiting approval or already
 decided 409, a decision list that does not answer exactly the pending calls 422.
+
+A read says nothing about a request racing this one (here or on another replica), so the
+decision is then claimed in the database (``turn_decisions``, one row per paused turn),
+committed before the continuation starts: the first claim wins, the others get 409. Once
+claimed the paused turn reads decided, whatever becomes of its continuation; only a
+continuation that never started gives its claim back (``release_decision``).
 """
 
 from __future__ import annotations
@@ -10,9 +17,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
+from sqlalchemy import delete
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pantheon.db.models import Turn
+from pantheon.db.base import utcnow
+from pantheon.db.engine import Database
+from pantheon.db.models import Turn, TurnDecision
+from pantheon.db.uow import unit_of_work
 from pantheon.engine.approvals import Decision, Resume, ResumeState, decisions_note
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.errors import Conflict, Unprocessable, not_found
@@ -27,6 +39,14 @@ def awaiting_conflict(turn: Turn) -> Conflict:
         f"turn {turn.id} is awaiting approval; decide with POST /v1/turns/{turn.id}/approvals "
         "before sending another message",
         awaiting_turn_id=str(turn.id),
+    )
+
+
+def decided_conflict(turn_id: uuid.UUID, continuation_id: uuid.UUID) -> Conflict:
+    """409 for a decision on a turn that was already decided."""
+    return Conflict(
+        f"turn {turn_id} was already decided; turn {continuation_id} continues it",
+        continued_by=str(continuation_id),
     )
 
 
@@ -59,12 +79,9 @@ async def prepare_continuation(
     turn = await turns.get(owner_id, turn_id)
     if turn is None:
         raise not_found("turn", turn_id)
-    later = await turns.continuation_of(turn.id)
-    if later is not None:
-        raise Conflict(
-            f"turn {turn.id} was already decided; turn {later.id} continues it",
-            continued_by=str(later.id),
-        )
+    decided = await turns.decision(turn.id)
+    if decided is not None:
+        raise decided_conflict(turn.id, decided.continuation_id)
     if turn.status != "awaiting_approval" or turn.resume_state is None:
         raise Conflict(f"turn {turn.id} is not awaiting approval (status '{turn.status}')")
     state = ResumeState.model_validate_json(turn.resume_state)
@@ -84,3 +101,38 @@ async def prepare_continuation(
         room_id=state.room_id,
         resume=resume,
     )
+
+
+def _claimed(snapshot: TurnSnapshot) -> tuple[uuid.UUID, uuid.UUID, str]:
+    """(paused turn, continuation, what was decided) of a continuation's snapshot."""
+    assert snapshot.resume is not None, "only a continuation claims a decision"
+    resume = snapshot.resume
+    return uuid.UUID(resume.continues), uuid.UUID(snapshot.turn_id), resume.note
+
+
+async def claim_decision(db: Database, snapshot: TurnSnapshot) -> None:
+    """Commit the decision ``snapshot`` carries out; 409 when another was claimed first
+    (the primary key admits one, across requests and replicas)."""
+    paused, continuation, note = _claimed(snapshot)
+    row = TurnDecision(turn_id=paused, continuation_id=continuation, note=note, decided_at=utcnow())
+    try:
+        async with unit_of_work(db, write=True) as session:
+            session.add(row)
+    except IntegrityError:
+        async with unit_of_work(db, write=False) as session:
+            winner = await TurnRepository(session).decision(paused)
+        if winner is None:  # claimed, then given back meanwhile: its continuation never ran
+            raise Conflict(f"turn {paused} is being decided by another request; retry") from None
+        raise decided_conflict(paused, winner.continuation_id) from None
+
+
+async def release_decision(db: Database, snapshot: TurnSnapshot) -> None:
+    """Give back a claim whose continuation never started (nothing ran): the paused turn
+    awaits a decision again."""
+    paused, continuation, _note = _claimed(snapshot)
+    async with unit_of_work(db, write=True) as session:
+        await session.execute(
+            delete(TurnDecision).where(
+                TurnDecision.turn_id == paused, TurnDecision.continuation_id == continuation
+            )
+        )

@@ -13,6 +13,8 @@ of the events it had published. Promises:
 - The event log is the events given, in order, followed by one ``error`` event with
   ``code: interrupted`` (``interrupted_event``); a ``turn_completed`` or ``error`` the
   caller passes (a commit that failed) is dropped first, so the log still ends once.
+- A continuation is recorded as one (``continues``, the decisions as its user message,
+  each decided call's ``approval``), so its paused turn reads decided.
 - The turn is stored **without** its Idempotency-Key (``request_hash`` is kept): an
   idempotent retry of the POST runs the turn again instead of returning the stump
   (docs/adr/0011-crash-journal.md).
@@ -79,14 +81,15 @@ async def record_interrupted(
         parsed = await asyncio.to_thread(_parse, events)
     else:
         parsed = _parse(events)
-    record = rebuild_record(meta.mode, parsed)
-    # The recorder reads only the snapshot's ids, mode and message; the roster is gone.
+    record = rebuild_record(meta.mode, parsed, meta.approvals)
+    # The recorder reads only the snapshot's ids, mode and message (a continuation's:
+    # its decisions, as the meta keeps them); the roster is gone.
     snapshot = TurnSnapshot(meta.turn_id, meta.session_id, meta.mode, meta.message, (), "")
     finished = FinishedTurn(
         snapshot=snapshot, record=record, status=INTERRUPTED, error_code=INTERRUPTED,
         started_at=meta.created_at, finished_at=ended_at or utcnow(),
         message_ids=plan_message_ids(record), idempotency_key=None,
-        request_hash=meta.request_hash,
+        request_hash=meta.request_hash, continues=meta.continues,
     )  # fmt: skip
     published = [
         PublishedEvent(seq, event, text)

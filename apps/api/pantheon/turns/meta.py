@@ -4,13 +4,30 @@ A live backend keeps it next to the turn's events (the crash journal writes it a
 first line of the turn's file; a shared backend may store it beside the turn's stream),
 so that whoever finds the turn orphaned can record it ``interrupted``
 (``turns/interrupted.py``). It round-trips through JSON exactly.
+
+A continuation's meta says which paused turn it continues and what was decided on each
+call, and its ``message`` is the decisions' note (what its record's user message says),
+so an interrupted continuation is recorded as one and its paused turn stays decided.
 """
 
 from __future__ import annotations
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict
+from datetime import datetime
 
-from pantheon.engine.values import Mode
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.values import ApprovalStatus, Mode
+
+
+def user_text(snapshot: TurnSnapshot) -> str:
+    """The turn's user message as recorded; in a continuation, what the person decided."""
+    return snapshot.resume.note if snapshot.resume is not None else snapshot.message
+
+
+def continued_turn(snapshot: TurnSnapshot) -> str | None:
+    """The paused turn a continuation finishes (else ``None``)."""
+    return snapshot.resume.continues if snapshot.resume is not None else None
 
 
 class TurnMeta(BaseModel):
@@ -26,6 +43,28 @@ class TurnMeta(BaseModel):
     created_at: AwareDatetime
     idempotency_key: str | None = None
     request_hash: str | None = None
+    continues: str | None = None
+    # A continuation's decided calls: call id -> approved / rejected.
+    approvals: dict[str, ApprovalStatus] = Field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls,
+        snapshot: TurnSnapshot,
+        owner_id: str,
+        created_at: datetime,
+        key: str | None = None,
+        request_hash: str | None = None,
+    ) -> TurnMeta:
+        """The meta of the turn that runs ``snapshot``."""
+        resume = snapshot.resume
+        approvals = {} if resume is None else {c: d.approval for c, d in resume.decisions.items()}
+        return cls(
+            turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=owner_id,
+            mode=snapshot.mode, message=user_text(snapshot), created_at=created_at,
+            idempotency_key=key, request_hash=request_hash,
+            continues=continued_turn(snapshot), approvals=approvals,
+        )  # fmt: skip
 
     def to_json(self) -> str:
         """One line of JSON (no raw newline, so it fits a line-based journal)."""

@@ -192,7 +192,12 @@ async def prepare_turn(
             ensure_same_request(existing.request_hash, request_hash(data))
             return Preflight(None, existing)
     latest = await turns.latest(chat.id)
-    if latest is not None and latest.status == "awaiting_approval":
+    # A decided turn no longer waits, even if its continuation was never recorded.
+    if (
+        latest is not None
+        and latest.status == "awaiting_approval"
+        and await turns.decision(latest.id) is None
+    ):
         raise awaiting_conflict(latest)
     limit = settings.turns.max_message_chars
     if len(data.message) > limit:

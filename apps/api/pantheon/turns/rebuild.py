@@ -13,7 +13,8 @@ from them with the engine's own types, and the recorder writes it as for any tur
 - a pipeline stage taken over from an earlier turn (``stage_completed`` with
   ``reused``) is its message as that event carries it (it has no ``agent_started``);
 - ``tool_call`` / ``tool_result`` become tool calls linked to their speaker's message; a
-  call without its result is ``ok=False``, result ``interrupted``;
+  call without its result is ``ok=False``, result ``interrupted``; in a continuation a
+  decided call carries its ``approval`` (it may have run before the events stopped);
 - ``rounds`` is the last ``round_start``'s round, or 1 once the turn started;
 - LLM calls (and so usage and cost) are not rebuilt: the events do not carry them.
 """
@@ -21,7 +22,7 @@ from them with the engine's own types, and the recorder writes it as for any tur
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pantheon.engine.events import (
@@ -40,7 +41,7 @@ from pantheon.engine.events import (
 )
 from pantheon.engine.record import ProducedMessage, ToolCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
-from pantheon.engine.values import MessageStatus, Mode, SpeakerRole
+from pantheon.engine.values import ApprovalStatus, MessageStatus, Mode, SpeakerRole
 
 INTERRUPTED = "interrupted"
 
@@ -66,6 +67,7 @@ class _Speaking:
 @dataclass(eq=False)
 class _Rebuild:
     record: TurnRecord
+    approvals: dict[str, ApprovalStatus]  # the decided calls not seen yet
     speaking: dict[str, _Speaking] = field(default_factory=dict)  # by agent key
     tools: dict[str, tuple[int, ToolCallEvent, int]] = field(default_factory=dict)
 
@@ -95,7 +97,7 @@ class _Rebuild:
             slot,
             ToolCallRecord(
                 call.agent_key, call.round, call.call_id, call.name, arguments, result,
-                ok, duration_ms, message_slot,
+                ok, duration_ms, message_slot, approval=self.approvals.pop(call_id, None),
             ),
         )  # fmt: skip
 
@@ -136,9 +138,12 @@ class _Rebuild:
         return self.record
 
 
-def rebuild_record(mode: Mode, events: Sequence[TurnEvent]) -> TurnRecord:
-    """The record the engine would have held after ``events`` (see the module docstring)."""
-    rebuild = _Rebuild(TurnRecord(mode=mode))
+def rebuild_record(
+    mode: Mode, events: Sequence[TurnEvent], approvals: Mapping[str, ApprovalStatus] | None = None
+) -> TurnRecord:
+    """The record the engine would have held after ``events`` (see the module docstring);
+    ``approvals``: a continuation's decided calls, by call id."""
+    rebuild = _Rebuild(TurnRecord(mode=mode), dict(approvals or {}))
     for event in events:
         rebuild.apply(event)
     return rebuild.close()

@@ -27,6 +27,7 @@ from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.turns import event_log
 from pantheon.turns.live import PublishedEvent
+from pantheon.turns.meta import user_text
 
 logger = logging.getLogger(__name__)
 WRITE_ATTEMPTS = 3
@@ -44,16 +45,12 @@ class FinishedTurn:
     message_ids: list[uuid.UUID]
     idempotency_key: str | None
     request_hash: str | None
+    continues: str | None  # the paused turn a continuation finishes
 
 
 def plan_message_ids(record: TurnRecord) -> list[uuid.UUID]:
     """Ids for the user message and every produced message, known before the write."""
     return [uuid.uuid4() for _ in range(len(record.messages) + 1)]
-
-
-def _user_text(snap: TurnSnapshot) -> str:
-    """The user's message; in a continuation, what the person decided."""
-    return snap.resume.note if snap.resume is not None else snap.message
 
 
 def _resume_state(turn: FinishedTurn) -> str | None:
@@ -66,13 +63,12 @@ def _resume_state(turn: FinishedTurn) -> str | None:
 def _turn_row(turn: FinishedTurn) -> Turn:
     usage = turn.record.usage()
     snap = turn.snapshot
-    continues = snap.resume.continues if snap.resume is not None else None
     return Turn(
         id=uuid.UUID(snap.turn_id),
         session_id=uuid.UUID(snap.session_id),
         mode=snap.mode,
         status=turn.status,
-        message=_user_text(snap),
+        message=user_text(snap),
         output=turn.record.output,
         rounds=turn.record.rounds,
         input_tokens=usage.input_tokens,
@@ -85,7 +81,7 @@ def _turn_row(turn: FinishedTurn) -> Turn:
         created_at=turn.started_at,
         started_at=turn.started_at,
         finished_at=turn.finished_at,
-        continues_id=uuid.UUID(continues) if continues is not None else None,
+        continues_id=uuid.UUID(turn.continues) if turn.continues is not None else None,
         resume_state=_resume_state(turn),
     )
 
@@ -96,7 +92,7 @@ def _message_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
     user = {
         "id": next(ids), "turn_id": turn_id, "session_id": session_id, "seq": 0,
         "role": "user", "agent_key": None, "agent_name": None, "round": None,
-        "content": _user_text(turn.snapshot), "status": "ok", "error_code": None,
+        "content": user_text(turn.snapshot), "status": "ok", "error_code": None,
         "visible": True, "reused": False, "created_at": turn.started_at,
     }  # fmt: skip
     return [user] + [

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnEventLog
+from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision, TurnEventLog
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.sessions.repository import SessionRepository
 
@@ -28,9 +28,10 @@ class TurnRepository(Repository):
         query = select(Turn).where(Turn.session_id == session_id, Turn.idempotency_key == key)
         return await self.session.scalar(query)
 
-    async def continuation_of(self, turn_id: uuid.UUID) -> Turn | None:
-        """The turn that carries out the decisions on ``turn_id``, if one was started."""
-        return await self.session.scalar(select(Turn).where(Turn.continues_id == turn_id))
+    async def decision(self, turn_id: uuid.UUID) -> TurnDecision | None:
+        """The decision on the paused turn ``turn_id``, if one was claimed (its continuation
+        may still be running, or never have been recorded)."""
+        return await self.session.get(TurnDecision, turn_id)
 
     async def latest(self, session_id: uuid.UUID) -> Turn | None:
         """The session's newest turn (turns of a session never overlap)."""

@@ -26,6 +26,7 @@ from pantheon.engine.values import TurnStatus
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
 from pantheon.turns.live import LiveTurn
+from pantheon.turns.meta import continued_turn
 from pantheon.turns.recorder import FinishedTurn, plan_message_ids, record_turn
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,7 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
         started_at=started_at, finished_at=utcnow(),
         message_ids=plan_message_ids(record),
         idempotency_key=live.idempotency_key, request_hash=live.request_hash,
+        continues=continued_turn(job.snapshot),
     )  # fmt: skip
     turn_id = job.snapshot.turn_id
     if abort is TurnAbort.INTERNAL_ERROR:

@@ -6,6 +6,7 @@ recorder one writing unit, and readers open their own short units.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
 from pantheon.turns import event_log
-from pantheon.turns.approvals import prepare_continuation
+from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
 from pantheon.turns.backend import LiveBackend, LiveView
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.live import LiveTurn
@@ -100,14 +101,25 @@ class TurnService:
         return await self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
 
     async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
-        """Start the continuation of a turn awaiting approval, with the person's decisions."""
+        """Start the continuation of a turn awaiting approval, with the person's decisions.
+
+        The decision is committed before the continuation starts (``claim_decision``), so
+        of racing requests exactly one runs it; it is given back only if its continuation
+        never started."""
         self.registry.ensure_accepting()
         if await self.live_turn(owner_id, turn_id) is not None:
             raise Conflict(f"turn {turn_id} is still running; decide after its turn_completed")
         async with unit_of_work(self.db, write=False) as session:
             snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, data)
             limits = await _spend_limits(session, owner_id, snapshot, self.gateway)
-        return await self._launch(snapshot, owner_id, None, None, limits)
+        live, job = self._prepare(snapshot, owner_id, None, None, limits)
+        await claim_decision(self.db, snapshot)
+        try:
+            return await self._claim(live, job)
+        except BaseException:
+            if live.task is None:  # never started: nothing ran
+                await asyncio.shield(release_decision(self.db, snapshot))
+            raise
 
     async def _launch(
         self,
@@ -117,14 +129,21 @@ class TurnService:
         body_hash: str | None,
         limits: list[Limit],
     ) -> StartedTurn:
+        return await self._claim(*self._prepare(snapshot, owner_id, key, body_hash, limits))
+
+    def _prepare(
+        self,
+        snapshot: TurnSnapshot,
+        owner_id: uuid.UUID,
+        key: str | None,
+        body_hash: str | None,
+        limits: list[Limit],
+    ) -> tuple[LiveTurn, TurnJob]:
+        """The live turn and the job that will run ``snapshot`` (nothing started yet)."""
         timeout_s = self.settings.turns.timeout_s
         spend = LedgerGuard(self.db, limits, hold_ttl_s(timeout_s)) if limits else None
         job = TurnJob(snapshot, self.gateway, self.db, timeout_s, self.tools, spend)
-        meta = TurnMeta(
-            turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=str(owner_id),
-            mode=snapshot.mode, message=snapshot.message, created_at=utcnow(),
-            idempotency_key=key, request_hash=body_hash,
-        )  # fmt: skip
+        meta = TurnMeta.of(snapshot, str(owner_id), utcnow(), key, body_hash)
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
@@ -133,6 +152,9 @@ class TurnService:
             request_hash=body_hash,
             meta=meta,
         )
+        return live, job
+
+    async def _claim(self, live: LiveTurn, job: TurnJob) -> StartedTurn:
         joined = await self.registry.claim(live, lambda t: execute_turn(job, t))
         return StartedTurn(joined.turn_id, joined)
 
