@@ -1,4 +1,5 @@
-"""The static web client: nested module paths are served, the lint tooling beside it is not."""
+"""The static web client: nested module paths are served, the lint tooling beside it is not,
+and it reads the modes from ``GET /v1/modes`` instead of keeping its own list."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI
 
+from pantheon.api import ModeConstraints, ModeRead
+from pantheon.engine.modes.specs import MODES
 from pantheon.web import PUBLIC_ENTRIES, WEB_DIR, mount_web
 
 IMPORT = re.compile(r'\bfrom\s+"(\.{1,2}/[^"]+)"')
@@ -77,3 +80,61 @@ def test_the_public_entries_are_what_the_page_has() -> None:
         "node_modules",
         "README.md",
     }
+
+
+# A mode's name as a whole string literal ("review", 'review', `review`, and so inside a
+# selector like '[data-mode="review"]'); prose such as "In review mode" is copy, not a branch.
+MODE_LITERAL = re.compile(rf"""(["'`])({"|".join(MODES)})\1""")
+# "review" is also a review verdict's class and an LLM call's purpose; more than these two
+# means the page keeps its own list of modes or branches on a name (issue 22).
+MAX_MODE_LITERALS = 2
+# What the page reads of a spec: `spec.<field>` and `modeSpec(...)?.<field>`.
+SPEC_READ = re.compile(r"\b(?:spec|modeSpec\([^()]*\))\??\.([a-z_]+)")
+
+
+def _scripts() -> list[Path]:
+    return sorted((WEB_DIR / "js").rglob("*.js"))
+
+
+def _mode_literals(text: str) -> list[str]:
+    return [match.group(2) for match in MODE_LITERAL.finditer(text)]
+
+
+def test_the_page_holds_no_list_of_modes() -> None:
+    found = [
+        f"{path.relative_to(WEB_DIR)}:{number}: {name}"
+        for path in _scripts()
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        for name in _mode_literals(line)
+    ]
+    assert len(found) <= MAX_MODE_LITERALS, f"read the mode's spec (core/modes.js): {found}"
+
+
+def test_the_mode_literal_rule_catches_what_it_should() -> None:
+    branches = (
+        'view.mode === "orchestrator"',
+        "effectiveMode === 'manual'",
+        "'article.turn[data-mode=\"pipeline\"]'",
+        "?? `standalone`",
+    )
+    assert [_mode_literals(code) for code in branches] == [
+        ["orchestrator"],
+        ["manual"],
+        ["pipeline"],
+        ["standalone"],
+    ]
+    assert _mode_literals("Roundtable answers in this order; the orchestrator's fallback") == []
+    assert _mode_literals('"reviewer" "manual.pdf"') == []
+
+
+def test_the_page_reads_only_fields_the_modes_route_serves() -> None:
+    served = (set(ModeRead.model_fields) - {"constraints"}) | set(ModeConstraints.model_fields)
+    read = {field for path in _scripts() for field in SPEC_READ.findall(path.read_text())}
+    assert {"name", "uses_manager", "needs_mentions", "can_rerun", "session"} <= read
+    assert read <= served, f"not in GET /v1/modes: {sorted(read - served)}"
+
+
+def test_the_page_loads_the_modes_from_the_server() -> None:
+    api_js = (WEB_DIR / "js" / "core" / "api.js").read_text()
+    assert 'request("GET", "/v1/modes")' in api_js
+    assert "setModes(" in (WEB_DIR / "js" / "app.js").read_text()

@@ -178,6 +178,9 @@ def test_shortcuts_theme_and_exports(page: Page, server: LiveServer, tmp_path: P
     )
     page.keyboard.press("Escape")
 
+    # Send stays off until the new chat is shown (docs/web.md): wait for it, or Enter under
+    # load can land while the view still loads and send nothing.
+    expect(page.get_by_role("heading", name="New session")).to_be_visible()
     server.scripted.script(answer("slowpoke", 80), agent="slowpoke", chunk_delay_s=0.1)
     send(page, "a long one")
     expect(page.locator(".panel[data-state='streaming']")).to_have_count(1)

@@ -9,7 +9,7 @@ import { ChatPane } from "./chat/chat.js";
 import { openDocumentsDialog } from "./knowledge/documents-dialog.js";
 import { confirmDialog, formDialog } from "./core/dialogs.js";
 import { h } from "./core/dom.js";
-import { ROOM_MODES } from "./core/modes.js";
+import { defaultMode, roomModes, setModes } from "./core/modes.js";
 import { notify, notifyError } from "./core/notify.js";
 import { clearRunning, loadRunning } from "./core/resume-store.js";
 import { openRosterDialog } from "./rooms/roster.js";
@@ -185,8 +185,8 @@ async function newRoom() {
     fields: [
       { name: "name", label: "Name", required: true, maxlength: 200, placeholder: "Launch planning" },
       { name: "description", label: "Description (optional)", type: "textarea", rows: 2 },
-      { name: "mode", label: "Mode", type: "select", value: "orchestrator",
-        options: ROOM_MODES.map((m) => ({ value: m.value, label: `${m.value}: ${m.hint}` })) },
+      { name: "mode", label: "Mode", type: "select", value: defaultMode("room"),
+        options: roomModes().map((spec) => ({ value: spec.name, label: `${spec.name}: ${spec.description}` })) },
     ],
     onSubmit: (v) => api.createRoom(v),
   });
@@ -250,7 +250,8 @@ async function boot() {
   });
   installShortcuts({ chat, newSession: () => current?.newSession(), findSessions: () => current?.browseSessions() });
   try {
-    await loadAll();
+    const [modes] = await Promise.all([api.modes(), loadAll()]); // the modes: once per page
+    setModes(modes);
   } catch (err) {
     main.replaceChildren(h("section", { class: "welcome error", role: "alert" },
       h("h1", {}, "Pantheon is not answering"), h("p", {}, err.message),

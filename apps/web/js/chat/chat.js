@@ -7,7 +7,7 @@ import { Composer } from "./composer.js";
 import { replayTurns, loadingNote } from "./history.js";
 import { LiveTurn } from "./live-turn.js";
 import { api, postApprovalsStream } from "../core/api.js";
-import { modeInfo } from "../core/modes.js";
+import { defaultMode, latestRerunnable, modeSpec } from "../core/modes.js";
 import { clearRunning } from "../core/resume-store.js";
 
 export class ChatPane {
@@ -67,7 +67,7 @@ export class ChatPane {
     const who = room ? "the room" : `@${this.context.agent?.key}`;
     return h("div", { class: "empty" }, h("h3", {}, "New session"),
       h("p", {}, `Send a message to ${who}; the session is saved with it and named after it.`),
-      room && modeInfo(room.mode)?.note ? h("p", {}, modeInfo(room.mode).note) : null);
+      room && modeSpec(room.mode)?.hint ? h("p", {}, modeSpec(room.mode).hint) : null);
   }
 
   async loadHistory(sessionId) {
@@ -118,12 +118,14 @@ export class ChatPane {
     for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun")) {
       button.disabled = this.busy;
     }
-    // rerun_from reuses the session's latest pipeline turn: only its stages offer it.
-    const pipelines = [...this.log.querySelectorAll('article.turn[data-mode="pipeline"]')]
-      .filter((turn) => turn.querySelector(".stage-strip"));
-    for (const turn of pipelines) {
-      const latest = turn === pipelines.at(-1) && turn.dataset.status !== "running";
-      for (const button of turn.querySelectorAll(".stage-rerun")) button.hidden = !latest;
+    // rerun_from reuses the session's latest turn in that mode: only its stages offer it.
+    const staged = [...this.log.querySelectorAll("article.turn")]
+      .filter((el) => el.querySelector(".stage-strip"))
+      .map((el) => ({ el, mode: el.dataset.mode }));
+    const latest = latestRerunnable(staged);
+    for (const turn of staged) {
+      const offer = latest.has(turn) && turn.el.dataset.status !== "running";
+      for (const button of turn.el.querySelectorAll(".stage-rerun")) button.hidden = !offer;
     }
   }
 
@@ -142,7 +144,7 @@ export class ChatPane {
     const body = { message };
     if (this.context.room && mode) body.mode = mode;
     if (rerunFrom) body.rerun_from = rerunFrom;
-    const shown = body.mode ?? this.context.room?.mode ?? "standalone";
+    const shown = body.mode ?? this.context.room?.mode ?? defaultMode("agent");
     const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
       onFinished: (_live, outcome) => this.finished(outcome, message) });
     await this.run(live, (t) => t.start(body));

@@ -3,9 +3,7 @@
 
 import { h } from "../core/dom.js";
 import { attachMentions } from "./mention-list.js";
-import { ROOM_MODES } from "../core/modes.js";
-
-const MODE_HELP = Object.fromEntries(ROOM_MODES.map((m) => [m.value, `This turn: ${m.label}`]));
+import { defaultMode, modeSpec, roomModes } from "../core/modes.js";
 
 export class Composer {
   /** onSend({message, mode}) -> Promise; mode is "" for the room's default. */
@@ -17,7 +15,8 @@ export class Composer {
       placeholder: "Write a message. Enter sends, Shift+Enter adds a line.",
       onkeydown: (event) => this.onKey(event),
     });
-    this.mentions = attachMentions(this.input, () => (this.effectiveMode === "manual" ? this.roster : []));
+    this.mentions = attachMentions(this.input,
+      () => (modeSpec(this.effectiveMode)?.needs_mentions ? this.roster : []));
     this.modeSelect = h("select", { class: "mode-select", "aria-label": "Mode for this turn only",
       "aria-describedby": "mode-note" });
     this.modeNote = h("span", { id: "mode-note", class: "mode-note" }, "the room's default stays");
@@ -38,17 +37,18 @@ export class Composer {
     this.modeField.hidden = !room;
     if (!room) return;
     const keep = this.modeSelect.value;
+    const modes = roomModes();
     this.modeSelect.replaceChildren(
       h("option", { value: "" }, `This turn: room default (${room.mode})`),
-      ...Object.entries(MODE_HELP).map(([value, label]) => h("option", { value }, label)),
+      ...modes.map((spec) => h("option", { value: spec.name }, `This turn: ${spec.label}`)),
     );
-    this.modeSelect.value = keep in MODE_HELP ? keep : "";
+    this.modeSelect.value = modes.some((spec) => spec.name === keep) ? keep : "";
     this.roomMode = room.mode;
   }
 
   /** The mode the next message will use (for @mention suggestions and the hint). */
   get effectiveMode() {
-    return this.modeSelect.value || this.roomMode || "standalone";
+    return this.modeSelect.value || this.roomMode || defaultMode("agent");
   }
 
   setBusy(busy, hint) {

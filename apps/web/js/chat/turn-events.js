@@ -6,6 +6,7 @@ import { h } from "../core/dom.js";
 import { describeFailure } from "../text/humanize.js";
 import { renderUsage } from "./turn-usage.js";
 import { WORKFLOW_RENDERERS } from "./workflow-events.js";
+import { modeSpec } from "../core/modes.js";
 
 const label = (text) => h("span", { class: "decision-label" }, text);
 const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
@@ -34,7 +35,7 @@ export const RENDERERS = {
   round_start(view, e) {
     const round = view.round(e.round);
     round.el.dataset.state = "running";
-    if (view.mode !== "orchestrator") return; // review rounds have no manager
+    if (!modeSpec(view.mode)?.uses_manager) return; // e.g. review rounds have no manager
     view.decision(round.routing, [spinner(), label("Manager is choosing who answers…")], { pending: true });
   },
 
@@ -51,7 +52,7 @@ export const RENDERERS = {
   round_end(view, e) {
     const round = view.round(e.round);
     round.el.dataset.state = "done";
-    if (view.mode === "orchestrator" && !view.finished) {
+    if (modeSpec(view.mode)?.uses_manager && !view.finished) {
       view.decision(round.evaluation,
         [spinner(), label("Manager is checking whether another round is needed…")], { pending: true });
     }

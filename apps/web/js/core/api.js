@@ -125,6 +125,7 @@ const search = (q) => (q ? `?q=${encodeURIComponent(q)}` : "");
 
 export const api = {
   models: () => request("GET", "/v1/models").then((page) => page.items),
+  modes: () => request("GET", "/v1/modes").then((page) => page.items),
   tools: () => all("/v1/tools"),
 
   rooms: () => all("/v1/rooms"),

@@ -1,24 +1,47 @@
-// The room modes the page offers, in picker order, with their copy: one list for the
-// room's default picker, the per-turn picker, the new-room dialog and the empty state.
-// The values are the API's (engine/values.py RoomMode); a test checks they match.
+// The turn modes as the server declares them (GET /v1/modes, engine/modes/specs.py),
+// loaded once at start-up (app.js) and read by every picker and renderer. The page keeps
+// no list of its own and does not branch on a mode's name: it asks the mode's spec
+// (uses_manager, needs_mentions, can_rerun, session ...). Pure: node's tests import it.
 
-export const ROOM_MODES = [
-  { value: "orchestrator", label: "orchestrator (manager routes)",
-    hint: "a manager routes specialists, round by round",
-    note: "In orchestrator mode the manager routes it to specialists round by round." },
-  { value: "roundtable", label: "roundtable (everyone)",
-    hint: "every agent answers, in roster order" },
-  { value: "manual", label: "manual (only @mentioned)",
-    hint: "only the agents you @mention answer",
-    note: "In manual mode, mention agents by key: type @ to pick one." },
-  { value: "pipeline", label: "pipeline (stages in roster order)",
-    hint: "each agent refines the previous one's output, in roster order",
-    note: "In pipeline mode each agent is a stage that builds on the previous stage's output; re-run a later stage from a finished turn." },
-  { value: "review", label: "review (draft, reviews, revisions)",
-    hint: "the first agent drafts, the others review until they approve",
-    note: "In review mode the first agent drafts and the others score it; the drafter revises until they approve." },
-];
+let catalogue = [];
+let byName = new Map();
 
-export function modeInfo(value) {
-  return ROOM_MODES.find((m) => m.value === value) ?? null;
+/**
+ * Keep the server's modes, in its order (the pickers' order). Each item becomes one flat
+ * spec: {name, label, description, hint, output, answer, session, min_agents,
+ * needs_mentions, uses_manager, can_pause, can_rerun}.
+ */
+export function setModes(items) {
+  catalogue = items.map(({ constraints, ...copy }) => Object.freeze({ ...copy, ...constraints }));
+  byName = new Map(catalogue.map((spec) => [spec.name, spec]));
+}
+
+/** The spec of mode `name`, or null for a name the server did not list (or ""). */
+export function modeSpec(name) {
+  return byName.get(name) ?? null;
+}
+
+/** The modes a room can run (its default picker, the per-turn picker, a new room's). */
+export function roomModes() {
+  return catalogue.filter((spec) => spec.session === "room");
+}
+
+/**
+ * The first mode the server lists for sessions of this kind ("room" | "agent"): the one an
+ * agent's session runs, and the mode a new room starts with.
+ */
+export function defaultMode(session) {
+  return catalogue.find((spec) => spec.session === session)?.name ?? "";
+}
+
+/**
+ * Of `turns` (oldest first, each with a `mode`), the latest turn of each mode that can
+ * re-run from a stage: a `rerun_from` takes over that turn's earlier stages (turns/rerun.py).
+ */
+export function latestRerunnable(turns) {
+  const latest = new Map();
+  for (const turn of turns) {
+    if (modeSpec(turn.mode)?.can_rerun) latest.set(turn.mode, turn);
+  }
+  return new Set(latest.values());
 }

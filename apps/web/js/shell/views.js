@@ -5,11 +5,7 @@
 import { h } from "../core/dom.js";
 import { sessionLabel } from "../text/format.js";
 import { menuButton } from "../core/menu.js";
-import { ROOM_MODES, modeInfo } from "../core/modes.js";
-
-// Every option says it is the room's default: the composer has a look-alike picker for
-// one turn, whose options say "This turn".
-const MODES = ROOM_MODES.map((m) => [m.value, `Room default: ${m.value}`]);
+import { defaultMode, modeSpec, roomModes } from "../core/modes.js";
 
 /** Sessions button (opens the list), "+ New session", and this session's menu. */
 function sessionBar(sessions, sessionId, actions) {
@@ -32,9 +28,11 @@ function sessionBar(sessions, sessionId, actions) {
 }
 
 export function roomHeader(room, { sessions, sessionId, actions }) {
+  // Every option says it is the room's default: the composer has a look-alike picker for
+  // one turn, whose options say "This turn".
   const mode = h("select", { class: "room-mode", "aria-label": "Room default mode",
     onchange: (e) => actions.setMode(e.target.value) },
-  MODES.map(([value, label]) => h("option", { value }, label)));
+  roomModes().map((spec) => h("option", { value: spec.name }, `Room default: ${spec.name}`)));
   mode.value = room.mode;
   const roster = [...room.agents].sort((a, b) => a.position - b.position);
   return h("header", { class: "view-head" },
@@ -52,7 +50,7 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
     h("div", { class: "controls-row" },
       h("label", { class: "inline-field room-mode-field",
         title: "Used for every message unless you pick another mode for one turn below" }, mode,
-      h("span", { class: "mode-hint" }, modeInfo(room.mode)?.hint ?? "")),
+      h("span", { class: "mode-hint" }, modeSpec(room.mode)?.description ?? "")),
       h("button", { type: "button", class: "roster-button", onclick: actions.roster },
         `Roster (${roster.length})`),
       h("span", { class: "roster-inline muted" },
@@ -82,7 +80,7 @@ export function welcome({ hasAgents, hasRooms, onNewAgent, onNewRoom }) {
     h("ol", { class: "steps" },
       h("li", { dataset: { done: String(hasAgents) } }, "Create a few agents: a key, a name, a role prompt, a model."),
       h("li", { dataset: { done: String(hasRooms) } }, "Create a room, choose its mode, and add agents to its roster."),
-      h("li", {}, "Send a message. In orchestrator mode a manager routes it to specialists, round by round, then writes a synthesis.")),
+      h("li", {}, `Send a message. ${modeSpec(defaultMode("room"))?.hint ?? ""}`.trim())),
     h("div", { class: "welcome-actions" },
       h("button", { type: "button", class: hasAgents ? "" : "primary", onclick: onNewAgent }, "+ New agent"),
       h("button", { type: "button", class: hasAgents ? "primary" : "", onclick: onNewRoom }, "+ New room")));
