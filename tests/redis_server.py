@@ -69,6 +69,11 @@ class RedisServer:
             self._process.kill()
             await self._process.wait()
 
+    async def restart(self) -> None:
+        """Kill it and start an empty one on the same port: clients' connections go stale."""
+        await self.stop()
+        await self.start()
+
 
 @contextlib.asynccontextmanager
 async def redis_server(directory: Path) -> AsyncIterator[RedisServer]:

@@ -36,6 +36,7 @@ from pantheon.turns.idempotency import ensure_same_request
 from pantheon.turns.meta import TurnMeta
 
 log = logging.getLogger(__name__)
+SHUTTING_DOWN = "the server is shutting down; retry on another instance"
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +168,8 @@ class LiveTurnRegistry:
         self._by_session: dict[str, LiveTurn] = {}
         self._key_locks: dict[tuple[uuid.UUID, str, str], _KeyLock] = {}
         self.accepting = True
+        # Set when shutdown begins: waits on other replicas' turns end at once (ADR 0010).
+        self.stopping = asyncio.Event()
 
     @contextlib.asynccontextmanager
     async def key_lock(self, owner_id: uuid.UUID, session_id: str, key: str) -> AsyncIterator[None]:
@@ -193,7 +196,7 @@ class LiveTurnRegistry:
     def ensure_accepting(self) -> None:
         """503 once shutdown has begun."""
         if not self.accepting:
-            raise ServiceUnavailable("the server is shutting down; retry on another instance")
+            raise ServiceUnavailable(SHUTTING_DOWN)
 
     def get(self, turn_id: str) -> LiveTurn | None:
         return self._by_turn.get(turn_id)
@@ -274,6 +277,7 @@ class LiveTurnRegistry:
     async def shutdown(self, grace_s: float) -> None:
         """Stop taking turns, let running ones finish for ``grace_s``, cancel the rest."""
         self.accepting = False
+        self.stopping.set()
         await self._finish_turns(grace_s)
         if self._journal is not None:
             await self._journal.drain()

@@ -166,12 +166,14 @@ class TurnService:
         async with unit_of_work(self.db, write=False) as session:
             return await TurnRepository(session).get(owner_id, turn_id)
 
-    async def detail(self, owner_id: uuid.UUID, turn_id: str) -> TurnDetail:
+    async def detail(self, owner_id: uuid.UUID, turn_id: str, *, ended: bool = False) -> TurnDetail:
+        """The recorded turn; 409 while it runs, 404 unknown (``ended``: known to be over,
+        so not in the database means not recorded, whatever Redis still shows)."""
         async with unit_of_work(self.db, write=False) as session:
             repo = TurnRepository(session)
             turn = await repo.get(owner_id, turn_id)
             if turn is None:
-                if await self.live_turn(owner_id, turn_id) is not None:
+                if not ended and await self.live_turn(owner_id, turn_id) is not None:
                     raise Conflict(f"turn {turn_id} is still running; follow its events")
                 raise not_found("turn", turn_id)
             messages, calls = await repo.messages(turn.id), await repo.llm_calls(turn.id)
@@ -182,7 +184,7 @@ class TurnService:
         if started.live is not None:
             await started.live.wait_finished()
         try:
-            return await self.detail(owner_id, started.turn_id)
+            return await self.detail(owner_id, started.turn_id, ended=True)
         except NotFound as exc:  # finished but not in the database: its write failed
             raise ServiceUnavailable(f"turn {started.turn_id} could not be saved") from exc
 

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -22,20 +22,29 @@ from pantheon.turns.backend import LiveView
 from pantheon.turns.idempotency import ensure_same_request
 from pantheon.turns.live import LiveTurn, LiveTurnRegistry
 from pantheon.turns.shared.mirror import END_FIELD, StreamMirror
-from pantheon.turns.shared.remote import RemoteTurn, Replay
+from pantheon.turns.shared.remote import Recorded, RecordedTurn, RemoteTurn
 from pantheon.turns.shared.store import RedisStore, checked
 from pantheon.turns.shared.sweeper import RecordInterrupted, Sweeper
 
 log = logging.getLogger(__name__)
 CLAIM_ATTEMPTS = 3  # the running turn may leave between our claim and our look at it
+# The id and request digest of the session's turn recorded with this Idempotency-Key.
+RecordedWithKey = Callable[[str, str], Awaitable[tuple[str, str | None] | None]]
 
 
 class RedisLiveBackend:
     """Running turns of every replica; this replica's own run in ``local``."""
 
-    def __init__(self, store: RedisStore, replay: Replay, record: RecordInterrupted) -> None:
+    def __init__(
+        self,
+        store: RedisStore,
+        recorded: Recorded,
+        record: RecordInterrupted,
+        recorded_with_key: RecordedWithKey,
+    ) -> None:
         self.store = store
-        self._replay = replay
+        self._recorded = recorded
+        self._recorded_with_key = recorded_with_key
         self._local = LiveTurnRegistry()
         self._mirrors: dict[str, StreamMirror] = {}
         self._sweeper = Sweeper(store, record, lambda t: self._local.get(t) is not None)
@@ -71,7 +80,7 @@ class RedisLiveBackend:
         meta, tail = await checked(pipe.execute())
         if not meta or (tail and END_FIELD in tail[0][1]):
             return None  # unknown here, or over: the database has it
-        return RemoteTurn.from_meta(self.store, self._replay, meta)
+        return RemoteTurn.from_meta(self.store, self._recorded, self._local.stopping, meta)
 
     async def find_with_key(
         self, owner_id: uuid.UUID, session_id: str, key: str
@@ -97,6 +106,8 @@ class RedisLiveBackend:
                 )
             )
             if holder is None:
+                if (recorded := await self._already_recorded(live)) is not None:
+                    return recorded
                 await self._run_here(live, body)
                 return live
             running = await self.find(holder)
@@ -111,16 +122,41 @@ class RedisLiveBackend:
             )
         raise Conflict(f"session {live.session_id} is busy; retry", running_turn_id=None)
 
+    async def _already_recorded(self, live: LiveTurn) -> LiveView | None:
+        """With the lease won: the turn this Idempotency-Key already recorded, if one on
+        another replica committed after our preflight looked (an owner frees the lease only
+        after its commit, so it is visible now). The lease goes back then."""
+        if live.idempotency_key is None:
+            return None
+        try:
+            found = await self._recorded_with_key(live.session_id, live.idempotency_key)
+        except BaseException:
+            await self._give_back(live)
+            raise
+        if found is None:
+            return None
+        await self._give_back(live)
+        turn_id, stored_hash = found
+        ensure_same_request(stored_hash, live.request_hash)
+        return RecordedTurn(
+            self._recorded, turn_id, live.owner_id, live.idempotency_key, stored_hash
+        )
+
+    async def _give_back(self, live: LiveTurn) -> None:
+        """Undo a claim of a turn that will not run: its lease, running entry and meta."""
+        keys = self.store.keys
+        await checked(
+            self.store.release(
+                keys=[keys.lease(live.session_id), keys.running], args=[live.turn_id]
+            )
+        )
+        await checked(self.store.redis.delete(keys.meta(live.turn_id)))
+
     async def _run_here(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
     ) -> None:
         if not self._local.accepting:  # shutdown began during the claim: give it back
-            keys = self.store.keys
-            await checked(
-                self.store.release(
-                    keys=[keys.lease(live.session_id), keys.running], args=[live.turn_id]
-                )
-            )
+            await self._give_back(live)
             self._local.ensure_accepting()
         mirror = StreamMirror(self.store, live)
         live.mirror = mirror

@@ -4,8 +4,9 @@ Publishing stays synchronous (no await per token): events queue here and one wri
 sends each batch in one pipelined round trip. Entry ids are ``<seq>-0``, so a reader on
 any replica resumes after event ``n`` by reading after id ``n-0``; the entry after the
 last event (``<seq>-1``, field ``end``) tells readers the turn is over. If Redis fails
-mid-turn the turn goes on (it commits to the database as always); the stream stops being
-written, and readers elsewhere fall back to the database once the turn has left Redis.
+mid-turn, or restarts and loses the stream, the turn goes on (it commits to the database as
+always); the stream stops being written, and readers elsewhere read the rest from the
+turn's record once it is committed.
 """
 
 from __future__ import annotations
@@ -77,15 +78,24 @@ class StreamMirror:
                     id=entry_id(event.seq),
                     maxlen=limit.stream_maxlen,
                     approximate=True,
+                    nomkstream=self._last_seq > 0,  # a stream Redis lost is not begun anew
                 )
             if self._last_seq == 0:  # the first batch: the stream lives past the turn's end
                 pipe.pexpire(key, self._store.live_ttl_ms)
             try:
-                await pipe.execute()
-                self._last_seq = batch[-1].seq
+                written = await pipe.execute()
             except (RedisError, OSError) as exc:
-                self.broken = True  # a gap would mislead readers: write no more
-                log.warning("turn %s: events no longer shared (%s)", self._live.turn_id, exc)
+                self._stop_sharing(str(exc))  # a gap would mislead readers: write no more
+                return
+            if None in written[: len(batch)]:
+                self._stop_sharing("Redis lost the stream (restarted?)")
+                return
+            self._last_seq = batch[-1].seq
+
+    def _stop_sharing(self, reason: str) -> None:
+        """Readers elsewhere find the turn's record once it is committed instead."""
+        self.broken = True
+        log.warning("turn %s: events no longer shared (%s)", self._live.turn_id, reason)
 
     async def _release(self) -> None:
         keys = self._store.keys

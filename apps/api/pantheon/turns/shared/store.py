@@ -2,7 +2,8 @@
 
 Every command has a deadline: the command client's socket timeout is ``timeout_s``; the
 blocking client (XREAD BLOCK, pub/sub) waits at most ``block_s`` plus ``timeout_s``; a
-failed command is tried once more at most. A Redis failure becomes a 503 naming Redis.
+command that fails on a broken connection (Redis restarted: every pooled connection is
+stale) is tried once more on a new one. A Redis failure becomes a 503 naming Redis.
 Each client's pool holds at most ``max_connections``; past that a command waits for a
 free connection (up to ``timeout_s``) instead of failing at once, so a burst of turns
 queues briefly rather than answering 503 (B9 saw that at 128 turns in flight).
@@ -14,9 +15,9 @@ from collections.abc import Awaitable
 from typing import Any, TypeVar, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry  # redis.retry's would not await, so never retry
 from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
-from redis.retry import Retry
 
 from pantheon.errors import ServiceUnavailable
 from pantheon.settings import RedisSettings
@@ -110,6 +111,13 @@ class RedisStore:
     def ttl_ms(self) -> int:
         """How long a turn's events and metadata stay after it ended."""
         return int(self.settings.stream_ttl_s * 1000)
+
+    @property
+    def wait_limit_s(self) -> float:
+        """The longest another replica's turn can take to end: its own deadline, plus a
+        lease and a sweep if its replica dies, plus one read. Waits on it are bounded so."""
+        s = self.settings
+        return self.turn_timeout_s + s.lease_s + s.sweep_interval_s + s.block_s + s.timeout_s
 
     @property
     def live_ttl_ms(self) -> int:
