@@ -5,6 +5,7 @@ Bodies are ``{"detail": "<message naming the problem>", "code": "<code>"}``.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -113,11 +114,23 @@ async def _render(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
+def finite_json(value: Any) -> Any:
+    """``value`` with every non-finite float (``NaN``, ``Infinity``, a ``1e400`` the JSON
+    parser read as infinity) replaced by its JSON spelling as a string."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite_json(v) for v in value]
+    return value
+
+
 async def _render_validation(_request: Request, exc: Exception) -> JSONResponse:
-    """FastAPI's 422 body, with the echoed input made encodable (it may hold lone
-    surrogates or NUL, which would otherwise turn a 422 into a 500)."""
+    """FastAPI's 422 body, with the echoed input made encodable: it may hold lone
+    surrogates, NUL or non-finite numbers, any of which would turn a 422 into a 500."""
     assert isinstance(exc, RequestValidationError)
-    errors = clean_json(jsonable_encoder(exc.errors()))
+    errors = finite_json(clean_json(jsonable_encoder(exc.errors())))
     return JSONResponse({"detail": errors, "code": "unprocessable"}, status_code=422)
 
 
