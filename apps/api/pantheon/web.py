@@ -9,12 +9,37 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.types import Scope
+
+from pantheon.errors import allowed_methods
 
 log = logging.getLogger("pantheon.web")
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+
+
+class WebFiles(StaticFiles):
+    """Static files whose 405 (other methods than GET and HEAD) is kept for files that
+    exist: Starlette answers 405 to every path, so a wrong method on a missing API route
+    (the mount catches everything under ``/``) would say 405 instead of 404."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if scope["method"] in ("GET", "HEAD"):
+            return await super().get_response(path, scope)
+        if allowed_methods(Request(scope)) != ["OPTIONS"]:
+            # An API route serves this path with other methods: the mount matched only
+            # because it takes every method (the 405 handler names the route's methods).
+            raise HTTPException(status_code=405)
+        # A GET of the same path raises (or, with a 404.html, answers) 404 when nothing is
+        # there; its response is never sent, so no file is read.
+        found = await super().get_response(path, {**scope, "method": "GET"})
+        if found.status_code == 404:
+            raise HTTPException(status_code=404)
+        raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
 
 
 def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:
@@ -23,4 +48,4 @@ def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:
         # An installed wheel carries only the package; the API still works without the page.
         log.warning("web client not found at %s; serving the API only", directory)
         return
-    app.mount("/", StaticFiles(directory=directory, html=True), name="web")
+    app.mount("/", WebFiles(directory=directory, html=True), name="web")
