@@ -1,5 +1,7 @@
 """Schemathesis with every phase (examples, coverage, fuzzing, stateful links) against a
-real server, as its CLI runs against any deployment: no request may get a 5xx.
+real server, as its CLI runs against any deployment: no request may get a 5xx, even with
+non-finite numbers in half of the bodies (``tests/auth/st_hooks.py``), and a method a path
+does not serve must be a 405 with ``Allow`` (``unsupported_method``, ST204).
 
 Sizes are small so ``make test`` stays fast; raise ``--max-examples`` by hand to dig.
 """
@@ -7,6 +9,7 @@ Sizes are small so ``make test`` stays fast; raise ``--max-examples`` by hand to
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import sys
 from collections.abc import AsyncIterator
@@ -26,6 +29,8 @@ from tests.auth.conftest import make_user
 
 pytestmark = pytest.mark.fuzz
 PHASES = "examples,coverage,fuzzing,stateful"
+CHECKS = "not_a_server_error,unsupported_method"
+ROOT = Path(__file__).resolve().parents[2]  # tests.auth.st_hooks is imported from here
 MAX_EXAMPLES = 8
 
 
@@ -75,14 +80,17 @@ async def test_all_phases_find_no_server_error(server: tuple[str, str], tmp_path
     url, key = server
     command = [
         str(Path(sys.executable).with_name("st")), "run", f"{url}/openapi.json",
-        "--phases", PHASES, "--checks", "not_a_server_error",
+        "--phases", PHASES, "--checks", CHECKS,
         "--header", f"Authorization: Bearer {key}",
         "--max-examples", str(MAX_EXAMPLES), "--seed", "1", "--generation-deterministic",
         "--workers", "1", "--request-timeout", "20", "--no-color",
     ]  # fmt: skip
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONPATH": path, "SCHEMATHESIS_HOOKS": "tests.auth.st_hooks"}
     proc = await asyncio.create_subprocess_exec(  # cwd: its cache stays out of the checkout
-        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, cwd=tmp_path
-    )
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
     output, _ = await asyncio.wait_for(proc.communicate(), timeout=600)
     report = output.decode(errors="replace")
     assert proc.returncode == 0, report[-6000:]

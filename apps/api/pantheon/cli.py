@@ -12,15 +12,13 @@ import logging
 import sys
 from collections.abc import Sequence
 
-import uvicorn
-
 from pantheon.auth import is_loopback_host
 from pantheon.budgets.commands import add_commands as add_budget_commands
 from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
 from pantheon.main import create_app
-from pantheon.server import TurnAwareServer, run_event_loop
+from pantheon.server import TurnAwareServer, run_event_loop, server_config
 from pantheon.settings import Settings
 from pantheon.users.commands import add_commands, run_command
 from pantheon.workers import refuse_workers, serve_workers
@@ -28,7 +26,7 @@ from pantheon.workers import refuse_workers, serve_workers
 
 async def _serve(settings: Settings, host: str, port: int) -> None:
     app = create_app(settings)
-    config = uvicorn.Config(app, host=host, port=port, log_level=settings.log_level.lower())
+    config = server_config(app, settings, host=host, port=port)
     await TurnAwareServer(config, app, settings.turns.shutdown_grace_s).serve()
 
 

@@ -5,7 +5,9 @@ Bodies are ``{"detail": "<message naming the problem>", "code": "<code>"}``.
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -14,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.formparsers import MultiPartException
 from starlette.routing import compile_path
 
 from pantheon.text import clean_json
@@ -113,17 +116,30 @@ async def _render(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
+def finite_json(value: Any) -> Any:
+    """``value`` with every non-finite float (``NaN``, ``Infinity``, a ``1e400`` the JSON
+    parser read as infinity) replaced by its JSON spelling as a string."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, dict):
+        return {k: finite_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [finite_json(v) for v in value]
+    return value
+
+
 async def _render_validation(_request: Request, exc: Exception) -> JSONResponse:
-    """FastAPI's 422 body, with the echoed input made encodable (it may hold lone
-    surrogates or NUL, which would otherwise turn a 422 into a 500)."""
+    """FastAPI's 422 body, with the echoed input made encodable: it may hold lone
+    surrogates, NUL or non-finite numbers, any of which would turn a 422 into a 500."""
     assert isinstance(exc, RequestValidationError)
-    errors = clean_json(jsonable_encoder(exc.errors()))
+    errors = finite_json(clean_json(jsonable_encoder(exc.errors())))
     return JSONResponse({"detail": errors, "code": "unprocessable"}, status_code=422)
 
 
-def _allowed_methods(request: Request) -> list[str]:
+def allowed_methods(request: Request) -> list[str]:
     """Every method some route serves at this path (Starlette names only the first route's),
-    read from the OpenAPI paths, the one public list of every route and its methods."""
+    read from the OpenAPI paths, the one public list of every route and its methods; only
+    ``OPTIONS`` when no documented route serves the path."""
     state = request.app.state
     index: list[tuple[re.Pattern[str], set[str]]] | None = getattr(state, "allow_index", None)
     if index is None:
@@ -137,22 +153,54 @@ def _allowed_methods(request: Request) -> list[str]:
     return sorted(methods)
 
 
+def body_error(exc: StarletteHTTPException) -> str | None:
+    """What was wrong with the body, when ``exc`` is FastAPI's or Starlette's undocumented
+    400 for a body it could not parse; ``None`` for any other error."""
+    if exc.status_code != 400:
+        return None
+    cause = exc.__cause__
+    if isinstance(cause, RecursionError):
+        return "request body JSON is nested too deeply"
+    if isinstance(cause, ValueError):  # UnicodeDecodeError and friends
+        return "request body is not valid UTF-8 JSON"
+    if cause is not None:
+        return f"request body could not be parsed ({type(cause).__name__})"
+    if isinstance(exc.__context__, MultiPartException):  # raised inside its except block
+        return f"multipart body is malformed: {exc.detail}"
+    return None
+
+
+def _shaped(
+    request: Request, status: int, message: str, code: str, headers: Mapping[str, str] | None
+) -> JSONResponse:
+    # Imported here: pantheon.facade.errors imports this module.
+    from pantheon.facade.errors import FACADE_PREFIX, error_response
+
+    if request.url.path.startswith(FACADE_PREFIX):  # OpenAI clients parse OpenAI's shape
+        return error_response(status, message, headers=dict(headers) if headers else None)
+    return JSONResponse({"detail": message, "code": code}, status_code=status, headers=headers)
+
+
 async def _render_http(request: Request, exc: Exception) -> Response:
-    """Starlette's HTTP errors in our shape, with three corrections: OPTIONS is answered
-    (204 with ``Allow``), a 405's ``Allow`` lists every method of the path, and a body
-    FastAPI could not decode is the documented 422, not an undocumented 400."""
+    """Starlette's HTTP errors in our shape (OpenAI's under ``/openai/v1``), with three
+    corrections: OPTIONS is answered (204 with ``Allow``), a 405's ``Allow`` lists every
+    method of the path, and a body that could not be parsed is the documented 422 naming
+    the problem, not an undocumented 400."""
     assert isinstance(exc, StarletteHTTPException)
     if exc.status_code == 405:
-        allow = {"Allow": ", ".join(_allowed_methods(request))}
+        # The web client's files name their own methods (GET, HEAD); routes are looked up.
+        own = (exc.headers or {}).get("Allow")
+        methods = {"OPTIONS", *own.split(", ")} if own else allowed_methods(request)
+        allow = {"Allow": ", ".join(sorted(methods))}
         if request.method == "OPTIONS":
             return Response(status_code=204, headers=allow)
-        body = {"detail": f"method {request.method} is not allowed here", "code": "not_allowed"}
-        return JSONResponse(body, status_code=405, headers=allow)
-    if exc.status_code == 400 and isinstance(exc.__cause__, ValueError):
-        body = {"detail": "request body is not valid UTF-8 JSON", "code": "unprocessable"}
-        return JSONResponse(body, status_code=422)
-    body = {"detail": exc.detail, "code": _HTTP_CODES.get(exc.status_code, "error")}
-    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+        message = f"method {request.method} is not allowed here (allowed: {allow['Allow']})"
+        return _shaped(request, 405, message, "not_allowed", allow)
+    problem = body_error(exc)
+    if problem is not None:
+        return _shaped(request, 422, problem, "unprocessable", None)
+    code = _HTTP_CODES.get(exc.status_code, "error")
+    return _shaped(request, exc.status_code, str(exc.detail), code, exc.headers)
 
 
 _HTTP_CODES = {404: "not_found", 408: "request_timeout", 413: "too_large"}

@@ -17,7 +17,10 @@ MAX_OFFSET = 2**31 - 1
 
 class RequestBody(BaseModel):
     """Base of every JSON request body: text that cannot be stored (NUL, lone surrogates)
-    is replaced before validation, the rest kept (``pantheon.text``)."""
+    is replaced before validation, the rest kept (``pantheon.text``); a non-finite number
+    (``NaN``, ``Infinity``, ``1e400``) is refused, as no JSON encoder could answer it."""
+
+    model_config = ConfigDict(allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod

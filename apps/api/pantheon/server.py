@@ -20,6 +20,8 @@ import uvicorn
 from fastapi import FastAPI
 from sse_starlette.sse import AppStatus
 
+from pantheon.connections import header_deadline_protocol
+from pantheon.settings import Settings
 from pantheon.turns.live import LiveTurnRegistry
 
 T = TypeVar("T")
@@ -35,6 +37,18 @@ def run_event_loop(main: Coroutine[Any, Any, T]) -> T:
         return asyncio.run(main)
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         return runner.run(main)
+
+
+def server_config(app: FastAPI, settings: Settings, **options: Any) -> uvicorn.Config:
+    """uvicorn's config for ``app`` with the connection deadlines of ``settings.server``
+    (a header deadline uvicorn lacks, its keep-alive timeout); ``options``: host, port ..."""
+    return uvicorn.Config(
+        app,
+        http=header_deadline_protocol(settings.server.header_timeout_s),
+        timeout_keep_alive=settings.server.keep_alive_s,
+        log_level=settings.log_level.lower(),
+        **options,
+    )
 
 
 class TurnAwareServer(uvicorn.Server):

@@ -106,6 +106,17 @@ class LimitSettings(BaseModel):
     max_roster: int = Field(default=12, ge=1, le=100)
 
 
+class ServerSettings(BaseModel):
+    """Connection deadlines of ``pantheon serve`` (slow or idle clients; docs/security.md)."""
+
+    header_timeout_s: float = Field(
+        default=15.0, gt=0, le=300.0, description="From a request's first byte to its headers' end"
+    )
+    keep_alive_s: int = Field(
+        default=5, ge=1, le=3600, description="Idle time a connection is kept between requests"
+    )
+
+
 class RedisSettings(BaseModel):
     """Live turns shared between replicas (``PANTHEON_REDIS_URL``; docs/operations.md)."""
 
@@ -184,6 +195,7 @@ class Settings(BaseSettings):
     sse: SSESettings = SSESettings()
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
+    server: ServerSettings = ServerSettings()
     tools: ToolSettings = ToolSettings()
     context: ContextSettings = ContextSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()

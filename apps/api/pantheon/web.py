@@ -12,8 +12,13 @@ import logging
 import os
 from pathlib import Path, PurePath
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.types import Scope
+
+from pantheon.errors import allowed_methods
 
 log = logging.getLogger("pantheon.web")
 
@@ -30,6 +35,26 @@ class WebFiles(StaticFiles):
         if parts and parts[0] not in PUBLIC_ENTRIES:
             return "", None
         return super().lookup_path(path)
+
+
+class WebFiles(StaticFiles):
+    """Static files whose 405 (other methods than GET and HEAD) is kept for files that
+    exist: Starlette answers 405 to every path, so a wrong method on a missing API route
+    (the mount catches everything under ``/``) would say 405 instead of 404."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if scope["method"] in ("GET", "HEAD"):
+            return await super().get_response(path, scope)
+        if allowed_methods(Request(scope)) != ["OPTIONS"]:
+            # An API route serves this path with other methods: the mount matched only
+            # because it takes every method (the 405 handler names the route's methods).
+            raise HTTPException(status_code=405)
+        # A GET of the same path raises (or, with a 404.html, answers) 404 when nothing is
+        # there; its response is never sent, so no file is read.
+        found = await super().get_response(path, {**scope, "method": "GET"})
+        if found.status_code == 404:
+            raise HTTPException(status_code=404)
+        raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
 
 
 def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:

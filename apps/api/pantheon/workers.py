@@ -57,12 +57,12 @@ def _worker(sock: socket.socket) -> None:
     # one SIGTERM (a second signal would make uvicorn skip the turns' grace period).
     os.setpgid(0, 0)
     from pantheon.main import create_app
-    from pantheon.server import TurnAwareServer, run_event_loop
+    from pantheon.server import TurnAwareServer, run_event_loop, server_config
 
     settings = Settings()
     logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
     app = create_app(settings)
-    config = uvicorn.Config(app, log_level=settings.log_level.lower())
+    config = server_config(app, settings)
     server = TurnAwareServer(config, app, settings.turns.shutdown_grace_s)
     run_event_loop(server.serve(sockets=[sock]))
 

@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
-from pantheon.errors import AppError, Conflict, NotFound
+from pantheon.errors import AppError, Conflict, NotFound, body_error
 
 FACADE_PREFIX = "/openai/v1"
 
@@ -147,6 +147,8 @@ def render(exc: Exception) -> Response:
         return _validation_response(exc)
     assert isinstance(exc, HTTPException)
     headers = dict(exc.headers) if exc.headers else None
+    if (problem := body_error(exc)) is not None:  # a body that could not be parsed
+        return error_response(400, problem)
     return error_response(exc.status_code, str(exc.detail), None, headers)
 
 

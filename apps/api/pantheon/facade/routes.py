@@ -13,6 +13,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UserIdDep
 from pantheon.engine.tooling import ToolRunner
+from pantheon.errors import allowed_methods
 from pantheon.facade.answers import complete, stream
 from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, openai_responses
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
@@ -93,10 +94,14 @@ async def create_chat_completion(
     include_in_schema=False,
 )
 async def unknown_endpoint(path: str, request: Request) -> Response:
-    """OpenAI clients probe endpoints Pantheon lacks; tell them in their shape."""
-    return error_response(
-        404,
+    """OpenAI clients probe endpoints Pantheon lacks; tell them in their shape: 404, or 405
+    naming the methods served when the path exists (``PUT .../chat/completions``)."""
+    message = (
         f"{request.method} {FACADE_PREFIX}/{path} is not supported; Pantheon offers "
-        f"GET {FACADE_PREFIX}/models and POST {FACADE_PREFIX}/chat/completions",
-        "unknown_endpoint",
+        f"GET {FACADE_PREFIX}/models and POST {FACADE_PREFIX}/chat/completions"
     )
+    allowed = allowed_methods(request)
+    if allowed != ["OPTIONS"]:
+        allow = {"Allow": ", ".join(allowed)}
+        return error_response(405, message, "method_not_allowed", headers=allow)
+    return error_response(404, message, "unknown_endpoint")
