@@ -142,6 +142,12 @@ class KnowledgeSettings(BaseModel):
         default=10, ge=0, le=19, description="CPU niceness of parsing and passage embedding"
     )
     parse_timeout_s: float = Field(default=120.0, gt=0, description="Parsing one file")
+    ingest_timeout_s: float = Field(
+        default=3600.0, gt=0, description="Parsing and embedding one document; past it: failed"
+    )
+    ingest_workers: int = Field(
+        default=3, ge=1, le=32, description="Documents ingested at once (one per place)"
+    )
     max_text_chars: int = Field(default=5_000_000, ge=1000, description="Text kept per file")
     vector_cache_bytes: int = Field(
         default=256 * 1024 * 1024, ge=0, description="Search vectors kept in memory"

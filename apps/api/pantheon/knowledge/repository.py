@@ -43,9 +43,10 @@ class DocumentRepository(Repository):
         )
         return await self.page(query, limit=limit, offset=offset)
 
-    async def pending_ids(self) -> list[uuid.UUID]:
+    async def pending(self) -> list[Document]:
+        """Every pending document, oldest first (the ingest queue's restart)."""
         query = (
-            select(Document.id)
+            select(Document)
             .where(Document.status == DocumentStatus.PENDING)
             .order_by(Document.created_at)
         )
