@@ -156,6 +156,12 @@ class KnowledgeSettings(BaseModel):
     parse_max_memory_bytes: int = Field(
         default=2 * 1024 * 1024 * 1024, ge=0, description="Parser child's memory; 0: no cap"
     )
+    ingest_timeout_s: float = Field(
+        default=3600.0, gt=0, description="Parsing and embedding one document; past it: failed"
+    )
+    ingest_workers: int = Field(
+        default=3, ge=1, le=32, description="Documents ingested at once (one per place)"
+    )
     max_text_chars: int = Field(default=5_000_000, ge=1000, description="Text kept per file")
     vector_cache_bytes: int = Field(
         default=256 * 1024 * 1024, ge=0, description="Search vectors kept in memory"

@@ -1,14 +1,18 @@
-"""The background ingest worker: pending document -> parsed -> chunked -> embedded -> ready.
+"""The background ingest workers: pending document -> parsed -> chunked -> embedded -> ready.
 
-One task owned by the app lifespan takes document ids from a queue, one at a time, so
-ingest uses at most one parser process and the embedder's bounded threads, leaving the
-event loop and the other core to running turns. Parsing runs in a child process under
-``parse_timeout_s`` (``parse_pool``); embedding runs batch by batch (the embedder keeps
-its CPU work off the loop, in threads that release the GIL). No database connection is
-held while parsing or embedding: the document is read in one short unit and the chunks
-and final status written in another. Every outcome ends the document ``ready`` or
-``failed`` with a reason; on startup the documents still ``pending`` (a restart
-mid-ingest) are queued again.
+``ingest_workers`` tasks owned by the app lifespan take documents from a ``FairQueue``
+(one per place at a time, no owner holding every worker), so a small document never
+waits behind another room's huge one; their embedding batches interleave on the
+embedder. Parsing runs in a child process under ``parse_timeout_s`` (``parse_pool``), one
+file at a time; embedding runs batch by batch (the embedder keeps its CPU work off the
+loop, in threads that release the GIL). Each document has ``ingest_timeout_s`` to be
+parsed and embedded. Deleting a document cancels its ingest (``cancel``, and between
+batches the worker checks that the row is still there, which also covers a delete on
+another replica). No database connection is held while parsing or embedding: the
+document is read in one short unit and the chunks and final status written in another.
+Every outcome ends the document ``ready`` or ``failed`` with a reason, a failed write
+included; on startup the documents still ``pending`` (a restart mid-ingest) are queued
+again.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from pantheon.db.uow import unit_of_work
 from pantheon.knowledge.chunking import ChunkDraft
 from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.formats import DocumentStatus, Format
+from pantheon.knowledge.ingest_queue import FairQueue, Job
 from pantheon.knowledge.parse_pool import ParsePool
+from pantheon.knowledge.parsing import ParsedDocument
 from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.sections import ParseError
@@ -38,8 +44,12 @@ from pantheon.settings import KnowledgeSettings
 log = logging.getLogger("pantheon.knowledge")
 
 
+class Dropped(Exception):
+    """The document was deleted (or finished elsewhere) while it was being ingested."""
+
+
 class IngestWorker:
-    """Owns the ingest queue and its task; ``submit`` after the document row is committed."""
+    """Owns the ingest queue and its tasks; ``submit`` after the document row is committed."""
 
     def __init__(
         self,
@@ -55,38 +65,57 @@ class IngestWorker:
         self.store = store
         self.settings = settings
         self.parser = ParsePool(settings)
-        self.queue: asyncio.Queue[uuid.UUID] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
+        self.queue = FairQueue(owner_cap=settings.ingest_workers - 1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._running: dict[uuid.UUID, asyncio.Task[None]] = {}
+        self._parse_lock = asyncio.Lock()
 
-    def submit(self, document_id: uuid.UUID) -> None:
-        self.queue.put_nowait(document_id)
+    def submit(self, job: Job) -> None:
+        self.queue.put(job)
+
+    def cancel(self, document_id: uuid.UUID) -> None:
+        """Stop ingesting a deleted document: drop it from the queue or cancel its task."""
+        self.queue.discard(document_id)
+        task = self._running.get(document_id)
+        if task is not None:
+            task.cancel()
 
     async def start(self) -> int:
-        """Queue the documents left pending by an earlier process, start the task."""
+        """Queue the documents left pending by an earlier process, start the tasks."""
         async with unit_of_work(self.db, write=False) as session:
-            pending = await DocumentRepository(session).pending_ids()
-        for document_id in pending:
-            self.submit(document_id)
-        self._task = asyncio.create_task(self._run(), name="knowledge-ingest")
+            pending = await DocumentRepository(session).pending()
+        for row in pending:
+            self.submit(Job.of(row))
+        self._tasks = [
+            asyncio.create_task(self._run(), name=f"knowledge-ingest-{n}")
+            for n in range(self.settings.ingest_workers)
+        ]
         return len(pending)
 
     async def stop(self) -> None:
-        """Cancel the task and kill the parser child; a document mid-ingest stays pending
+        """Cancel the tasks and kill the parser child; a document mid-ingest stays pending
         and resumes next start."""
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        tasks = [*self._tasks, *self._running.values()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await self.parser.close()
 
     async def _run(self) -> None:
         while True:
-            document_id = await self.queue.get()
+            job = await self.queue.get()
+            task = asyncio.create_task(self.ingest(job.document_id))
+            self._running[job.document_id] = task
             try:
-                await self.ingest(document_id)
-            except Exception:  # a bug must not kill the worker: the next document goes on
-                log.exception("ingest of document %s crashed", document_id)
+                await asyncio.wait([task])
+                if not task.cancelled() and task.exception() is not None:
+                    # a bug must not kill the worker: the next document goes on
+                    log.error("ingest of document %s crashed", job.document_id,
+                              exc_info=task.exception())  # fmt: skip
             finally:
-                self.queue.task_done()
+                task.cancel()  # only matters when this worker itself is being cancelled
+                del self._running[job.document_id]
+                self.queue.done(job)
 
     async def ingest(self, document_id: uuid.UUID) -> None:
         """Ingest one document; it ends ``ready`` or ``failed`` (unless deleted meanwhile)."""
@@ -94,30 +123,62 @@ class IngestWorker:
             row = await DocumentRepository(session).get_any(document_id)
         if row is None or row.status != DocumentStatus.PENDING:
             return
+        deadline = asyncio.timeout(self.settings.ingest_timeout_s)
         try:
-            parsed = await self.parser.parse(self.store.path_of(document_id), Format(row.format))
-            drafts, pages = parsed.chunks, parsed.pages
-            vectors = await self._embed([d.text for d in drafts])
-        except (ParseError, EmbedderError) as exc:
-            await self._finish(document_id, error=str(exc))
-        except TimeoutError:
-            limit = self.settings.parse_timeout_s
-            await self._finish(document_id, error=f"parsing took longer than {limit:g} s")
+            async with deadline:
+                drafts, pages = await self._chunks(document_id, Format(row.format))
+                vectors = await self._embed(document_id, [d.text for d in drafts])
+        except Dropped:
+            return
         except Exception as exc:
-            log.exception("ingest of document %s failed", document_id)
-            await self._finish(
-                document_id, error=f"internal error while ingesting ({type(exc).__name__})"
-            )
-        else:
+            await self._finish(document_id, error=self._reason(exc, deadline.expired()))
+            return
+        try:
             await self._finish(document_id, drafts=drafts, vectors=vectors, pages=pages)
+        except Exception as exc:  # the chunks could not be stored: never leave it pending
+            log.exception("storing document %s failed", document_id)
+            cause = str(getattr(exc, "orig", exc)).split("\n", 1)[0][:300]
+            await self._finish(document_id, error=f"could not store the chunks: {cause}")
 
-    async def _embed(self, texts: Sequence[str]) -> Vectors:
+    def _reason(self, exc: Exception, expired: bool) -> str:
+        """Why a document failed, for its ``error``."""
+        if expired:
+            limit = self.settings.ingest_timeout_s
+            return f"ingest took longer than {limit:g} s (knowledge.ingest_timeout_s)"
+        if isinstance(exc, ParseError | EmbedderError):
+            return str(exc)
+        if isinstance(exc, TimeoutError):
+            return f"parsing took longer than {self.settings.parse_timeout_s:g} s"
+        log.error("ingest failed", exc_info=exc)
+        return f"internal error while ingesting ({type(exc).__name__})"
+
+    async def _chunks(
+        self, document_id: uuid.UUID, fmt: Format
+    ) -> tuple[list[ChunkDraft], int | None]:
+        # Shielded: a cancel (delete, deadline) returns at once, but the parse itself runs
+        # on (bounded by parse_timeout_s) holding the lock, so the next file never queues
+        # in the child behind it with its own timeout already running.
+        parsed = await asyncio.shield(self._parse(document_id, fmt))
+        return parsed.chunks, parsed.pages
+
+    async def _parse(self, document_id: uuid.UUID, fmt: Format) -> ParsedDocument:
+        async with self._parse_lock:
+            return await self.parser.parse(self.store.path_of(document_id), fmt)
+
+    async def _embed(self, document_id: uuid.UUID, texts: Sequence[str]) -> Vectors:
         batch = self.settings.embed_batch
-        parts = [
-            await self.embedder.embed_passages(texts[i : i + batch])
-            for i in range(0, len(texts), batch)
-        ]
+        parts = []
+        for start in range(0, len(texts), batch):
+            if not await self._still_pending(document_id):
+                raise Dropped
+            parts.append(await self.embedder.embed_passages(texts[start : start + batch]))
         return np.concatenate(parts) if parts else np.zeros((0, self.embedder.dim), np.float32)
+
+    async def _still_pending(self, document_id: uuid.UUID) -> bool:
+        """Whether the row is still there and pending (a delete may come from any replica)."""
+        async with unit_of_work(self.db, write=False) as session:
+            row = await DocumentRepository(session).get_any(document_id)
+            return row is not None and row.status == DocumentStatus.PENDING
 
     async def _finish(
         self,

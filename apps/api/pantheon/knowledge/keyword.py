@@ -8,7 +8,9 @@ each token is quoted (FTS5) or passed through ``plainto_tsquery`` (PostgreSQL), 
 terms are ORed, so quotes, ``*``, ``NEAR``, ``-`` or ``:`` in a question are just
 characters. The most
 common function words of English, German, French and Spanish are dropped from queries
-(unless nothing else is left): ORed, they would match nearly every chunk.
+(unless nothing else is left): ORed, they would match nearly every chunk. These rankings
+only gather a pool that ``term_weights`` re-ranks with the searched places' own word
+weights.
 """
 
 from __future__ import annotations
@@ -60,8 +62,8 @@ def fts5_match(words: list[str]) -> str:
     return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
 
 
-def sqlite_ranked(words: list[str]) -> Select[uuid.UUID]:
-    """Ids of chunks matching any word, best first (bm25: lower is better)."""
+def sqlite_ranked(words: list[str]) -> Select[uuid.UUID, str]:
+    """Chunks (id, text) matching any word, best first (bm25: lower is better)."""
     fts = (
         text(
             "SELECT rowid AS rid, bm25(chunks_fts) AS rank FROM chunks_fts "
@@ -72,16 +74,16 @@ def sqlite_ranked(words: list[str]) -> Select[uuid.UUID]:
     )
     hits = fts.subquery("hits")
     rowid: ColumnElement[Any] = literal_column("chunks.rowid")
-    return select(Chunk.id).join(hits, hits.c.rid == rowid).order_by(hits.c.rank)
+    return select(Chunk.id, Chunk.text).join(hits, hits.c.rid == rowid).order_by(hits.c.rank)
 
 
-def postgres_ranked(words: list[str]) -> Select[uuid.UUID]:
-    """Ids of chunks matching any word, best ``ts_rank`` first."""
+def postgres_ranked(words: list[str]) -> Select[uuid.UUID, str]:
+    """Chunks (id, text) matching any word, best ``ts_rank`` first."""
     vector: ColumnElement[Any] = literal_column("chunks.text_tsv")
     queries = [func.plainto_tsquery(literal_column("'simple'"), word) for word in words]
     tsquery: ColumnElement[Any] = reduce(lambda a, b: a.op("||")(b), queries)
     return (
-        select(Chunk.id)
+        select(Chunk.id, Chunk.text)
         .where(vector.op("@@")(tsquery))
         .order_by(func.ts_rank(vector, tsquery).desc(), Chunk.id)
     )

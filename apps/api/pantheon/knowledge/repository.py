@@ -43,9 +43,10 @@ class DocumentRepository(Repository):
         )
         return await self.page(query, limit=limit, offset=offset)
 
-    async def pending_ids(self) -> list[uuid.UUID]:
+    async def pending(self) -> list[Document]:
+        """Every pending document, oldest first (the ingest queue's restart)."""
         query = (
-            select(Document.id)
+            select(Document)
             .where(Document.status == DocumentStatus.PENDING)
             .order_by(Document.created_at)
         )
@@ -78,8 +79,19 @@ class ChunkRepository(Repository):
             Document.status == DocumentStatus.READY,
         )
 
-    async def ranked_ids(self, query: Select[uuid.UUID], limit: int) -> list[uuid.UUID]:
-        return list((await self.session.execute(query.limit(limit))).scalars().all())
+    async def ranked_texts(
+        self, query: Select[uuid.UUID, str], limit: int
+    ) -> list[tuple[uuid.UUID, str]]:
+        return [(row[0], row[1]) for row in await self.session.execute(query.limit(limit))]
+
+    async def chunk_total(self, owner_id: uuid.UUID, places: Sequence[str]) -> int:
+        """How many chunks the ready documents of these places hold."""
+        query = select(func.sum(Document.chunk_count)).where(
+            Document.owner_id == owner_id,
+            Document.place.in_(places),
+            Document.status == DocumentStatus.READY,
+        )
+        return int((await self.session.scalar(query)) or 0)
 
     async def vectors(
         self, owner_id: uuid.UUID, places: Sequence[str], embedder: str

@@ -21,6 +21,7 @@ from pantheon.errors import ErrorBody, error_responses
 from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.formats import ACCEPTED
 from pantheon.knowledge.ingest import IngestWorker
+from pantheon.knowledge.ingest_queue import Job
 from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import ChunkRepository, DocumentRepository
 from pantheon.knowledge.schemas import DocumentRead, SearchResults
@@ -68,7 +69,7 @@ async def _upload(
     row, created = await service.upload(user, place, file.filename, file.file)
     if created:
         # A background task runs after the response, so after the unit of work committed.
-        tasks.add_task(worker.submit, row.id)
+        tasks.add_task(worker.submit, Job.of(row))
     else:
         response.status_code = status.HTTP_200_OK
     return DocumentRead.of(row)
@@ -136,9 +137,14 @@ async def get_document(document_id: str, service: ServiceDep, user: UserIdDep) -
 
 
 @router.delete("/v1/documents/{document_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_document(document_id: str, service: ServiceDep, user: UserIdDep) -> Response:
-    """Delete a document, its chunks and its stored file."""
-    await service.delete(user, document_id)
+async def delete_document(
+    document_id: str, service: ServiceDep, user: UserIdDep, tasks: BackgroundTasks,
+    worker: WorkerDep,
+) -> Response:  # fmt: skip
+    """Delete a document, its chunks and its stored file; a running ingest of it stops."""
+    deleted = await service.delete(user, document_id)
+    # After the response, so after the commit: the ingest sees the row gone either way.
+    tasks.add_task(worker.cancel, deleted)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

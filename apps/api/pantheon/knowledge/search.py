@@ -9,7 +9,8 @@ searches and reloaded when its fingerprint changes. On PostgreSQL with pgvector
 (``pgvector.detect`` at startup) the vector ranking is an HNSW index scan in the
 database instead (``ORDER BY embedding_vec <=> query LIMIT CANDIDATES``). The query is
 embedded before any database read, so no connection waits on the embedder. If the
-embedder fails the keyword ranks still answer.
+embedder fails the keyword ranks still answer. The keyword ranking is the database's
+match re-ranked with the places' own word weights (``term_weights``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pantheon.knowledge.keyword import postgres_ranked, sqlite_ranked, terms
 from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.schemas import SearchHit
+from pantheon.knowledge.term_weights import POOL, rerank
 from pantheon.knowledge.vector_cache import PlaceVectors, VectorCache
 from pantheon.knowledge.vectors import from_blobs, top_k
 
@@ -104,9 +106,9 @@ class KnowledgeSearch:
         if not words:
             return []
         ranked = sqlite_ranked(words) if self.dialect == "sqlite" else postgres_ranked(words)
-        return await self.chunks.ranked_ids(
-            self.chunks.scoped(owner_id, places, ranked), CANDIDATES
-        )
+        pool = await self.chunks.ranked_texts(self.chunks.scoped(owner_id, places, ranked), POOL)
+        total = await self.chunks.chunk_total(owner_id, places)
+        return (await asyncio.to_thread(rerank, words, pool, total))[:CANDIDATES]
 
     async def _vector(
         self, owner_id: uuid.UUID, places: Sequence[str], query_vector: Vectors

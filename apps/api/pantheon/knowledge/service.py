@@ -133,8 +133,10 @@ class DocumentService:
             raise not_found("document", document_id)
         return row
 
-    async def delete(self, owner_id: uuid.UUID, document_id: str) -> None:
-        """The row and its chunks now; the file too (a later resume would just fail it)."""
+    async def delete(self, owner_id: uuid.UUID, document_id: str) -> uuid.UUID:
+        """The row and its chunks now; the file too (a later resume would just fail it).
+        Returns the id, for the caller to stop its ingest once this is committed."""
         row = await self.get(owner_id, document_id)
         await self.repo.delete(row)
         await asyncio.to_thread(self.store.discard, self.store.path_of(row.id))
+        return row.id

@@ -1,7 +1,7 @@
 """``python -m pantheon_bench.knowledge [--quick] [--only K1,K3] [--write docs/benchmarks.md]``
 
-K1 retrieval quality, K2 ingest throughput and its cost to running turns, K3 search
-latency by corpus size on SQLite and PostgreSQL, K4 the local embedder alone. With
+K1 retrieval quality (K5: on a real manual), K2 ingest throughput and its cost to running
+turns, K3 search latency by corpus size on SQLite and PostgreSQL, K4 the local embedder alone. With
 ``--write``, the results also go to ``results.md`` next to this module (which
 ``make bench`` appends to its page) and replace the knowledge section of the given page.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import asyncpg
 
-from pantheon_bench.knowledge import k1_retrieval, k2_ingest, k3_search, k4_embed
+from pantheon_bench.knowledge import k1_retrieval, k2_ingest, k3_search, k4_embed, k5_manual
 from pantheon_bench.knowledge.app import DSNS
 from pantheon_bench.report import json_line, table_rows, text_table
 from pantheon_bench.results import BenchResult
@@ -53,6 +53,7 @@ async def _run(args: argparse.Namespace) -> list[BenchResult]:
         "K2": lambda: k2_ingest.run(args.pages, args.turns, args.embedder),
         "K3": lambda: k3_search.run(chunks, backends),
         "K4": lambda: k4_embed.run(args.threads, args.passages),
+        "K5": lambda: k5_manual.run(args.k1_embedders.split(","), ["sqlite", *servers[:1]]),
     }
     results = []
     for key, bench in plan.items():
@@ -77,7 +78,10 @@ the modes, do not quote the absolute. **K2** uploads a generated PDF (pypdf, ~1,
 characters per page) and runs back-to-back turns (scripted agent: 50 ms to first token,
 then 20 chunks) before and during its ingest. **K3** writes N chunks straight into the
 tables (100 per document, 384-dim hashing vectors) and runs the 54 questions per mode
-through the search service. **K4** times the bundled e5 model alone."""
+through the search service. **K4** times the bundled e5 model alone. **K5** uploads a real
+document, the libtasn1 manual (36-page PDF from Debian's `libtasn1-doc`, read from
+/usr/share/doc, not committed), and asks 22 questions written for it (`knowledge/manual.py`),
+each labelled with the page(s) that answer it; found = such a page among the top 5."""
 
 
 def markdown(results: list[BenchResult], command: str) -> str:

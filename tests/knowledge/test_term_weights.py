@@ -1,0 +1,51 @@
+"""Keyword ranking weighs words by the searched place's own chunks: a word on every page
+of a manual (its name) no longer lets the short pages dense in it win every question."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+from fastapi import FastAPI
+
+from pantheon.db.uow import unit_of_work
+from pantheon.knowledge.repository import ChunkRepository
+from pantheon.knowledge.search import KnowledgeSearch
+from pantheon.knowledge.term_weights import rerank, tokens
+from tests.factories import create_room
+from tests.knowledge.helpers import ingested
+
+TITLE = "# Acme\n\nAcme. The Acme manual, for Acme users of Acme."
+PARTS = "\n\n".join(
+    f"# Part {n}\n\nAcme function number {n} reads the values of the acme store." for n in range(8)
+)
+ANSWER = "# Limits\n\nThis version of acme does not handle the REAL type, nor dates."
+# Another room's document, where "type" and "handle" are everywhere and "acme" nowhere
+# (SQLite's bm25 took its word weights from every document in the table).
+ELSEWHERE = "\n\n".join(
+    f"# Note {n}\n\nEach handle has a type; type {n} of handle." for n in range(40)
+)
+
+
+async def test_a_word_on_every_page_does_not_decide_the_ranking(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    room, other = await create_room(client), await create_room(client)
+    manual = "\n\n".join([TITLE, PARTS, ANSWER]).encode()
+    await ingested(client, f"rooms/{room['id']}", "acme.md", manual)
+    await ingested(client, f"rooms/{other['id']}", "notes.md", ELSEWHERE.encode())
+    async with unit_of_work(app.state.db, write=False) as session:
+        search = KnowledgeSearch(ChunkRepository(session), app.state.embedder, app.state.db.dialect)
+        owner: uuid.UUID = app.state.local_user_id
+        hits = await search.search(
+            owner, [f"room:{room['id']}"], "Which type does acme not handle?", 3, "keyword"
+        )
+    assert hits[0].text.startswith("Limits\n")
+
+
+def test_rerank_weighs_rare_words_over_common_ones() -> None:
+    a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    pool = [(a, "acme acme acme"), (b, "acme handles types"), (c, "acme only")]
+    assert rerank(["acme", "types"], pool, total=3) == [b, a, c]
+    assert rerank(["acme"], [], total=0) == []
+    assert tokens("Zürich's ASN1_SUCCESS, ASN.1") == ["zurich", "s", "asn1", "success", "asn", "1"]
