@@ -28,19 +28,16 @@ PUBLIC_ENTRIES = frozenset({"index.html", "favicon.svg", "css", "js", "vendor"})
 
 
 class WebFiles(StaticFiles):
-    """StaticFiles limited to PUBLIC_ENTRIES; anything else answers 404."""
+    """The page's files: only PUBLIC_ENTRIES (anything else answers 404), and a 405 (other
+    methods than GET and HEAD) only for files that exist: Starlette answers 405 to every
+    path, so a wrong method on a missing API route (the mount catches everything under
+    ``/``) would say 405 instead of 404."""
 
     def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
         parts = PurePath(path).parts  # "." (the directory itself, for "/") has none
         if parts and parts[0] not in PUBLIC_ENTRIES:
             return "", None
         return super().lookup_path(path)
-
-
-class WebFiles(StaticFiles):
-    """Static files whose 405 (other methods than GET and HEAD) is kept for files that
-    exist: Starlette answers 405 to every path, so a wrong method on a missing API route
-    (the mount catches everything under ``/``) would say 405 instead of 404."""
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         if scope["method"] in ("GET", "HEAD"):
