@@ -20,7 +20,7 @@ import uvicorn
 from fastapi import FastAPI
 from sse_starlette.sse import AppStatus
 
-from pantheon.turns.live import LiveTurnRegistry
+from pantheon.live.registry import LiveTurnRegistry
 
 T = TypeVar("T")
 
