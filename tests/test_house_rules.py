@@ -115,3 +115,26 @@ def test_code_reads_mode_specs_instead_of_mode_names() -> None:
         if MODE_NAME.search(line)
     ]
     assert len(lines) <= MAX_MODE_LITERALS, f"mode names as literals: {lines}"
+
+
+LIVE = PACKAGE / "live"
+
+
+def test_running_turns_never_import_the_turn_api() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(bad)
+        for path in _python_files(LIVE)
+        if (
+            bad := {m for m in _imported_modules(path) if m.split(".")[:2] == ["pantheon", "turns"]}
+        )
+    }
+    assert offenders == {}, (
+        f"live/ imports turns/ (turns/ imports live/, never the reverse): {offenders}"
+    )
+
+
+def test_the_turn_api_stays_small() -> None:
+    modules = [p for p in (PACKAGE / "turns").glob("*.py") if p.name != "__init__.py"]
+    assert len(modules) <= 12, (
+        f"turns/ is the turn API and its use cases: {sorted(p.name for p in modules)}"
+    )

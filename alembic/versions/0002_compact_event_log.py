@@ -22,7 +22,7 @@ down_revision: str | None = "0001_initial"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-ENCODING = "zlib-jsonl"  # pantheon.turns.event_log, frozen here as this revision wrote it
+ENCODING = "zlib-jsonl"  # pantheon.live.event_log, frozen here as this revision wrote it
 
 _events = sa.table(
     "turn_events",

@@ -1,4 +1,4 @@
-"""turns/rebuild.py against the real engine: the record rebuilt from a finished turn's
+"""engine/fold.py against the real engine: the record rebuilt from a finished turn's
 events equals the engine's own, in every mode; cut short, it keeps the text so far."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from dataclasses import replace
 import pytest
 
 from pantheon.engine.events import DeltaEvent
+from pantheon.engine.fold import rebuild_record
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import ReusedStage, TurnSnapshot
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.turns.rebuild import rebuild_record
 from tests.engine.conftest import ALICE, BOB, CAROL, collect, snapshot
 
 REVIEW = '{"approved": true, "score": 8, "feedback": "good"}'

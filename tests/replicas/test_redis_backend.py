@@ -12,10 +12,10 @@ from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
+from pantheon.live.redis.backend import RedisLiveBackend
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings
-from pantheon.turns.shared.backend import RedisLiveBackend
 from tests.factories import create_room, create_session
 from tests.redis_server import RedisServer
 from tests.waiting import until

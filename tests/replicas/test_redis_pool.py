@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
+from pantheon.live.redis.store import RedisStore
 from pantheon.settings import RedisSettings
-from pantheon.turns.shared.store import RedisStore
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis

@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, entry_id
+from pantheon.live.redis.remote import RemoteTurn
+from pantheon.live.redis.store import RedisStore
 from pantheon.settings import RedisSettings
-from pantheon.turns.shared.mirror import DATA_FIELD, END_FIELD, entry_id
-from pantheon.turns.shared.remote import RemoteTurn
-from pantheon.turns.shared.store import RedisStore
 from tests.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis

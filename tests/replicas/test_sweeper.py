@@ -19,12 +19,12 @@ from pantheon.engine.events import (
     TurnStartedEvent,
     event_to_json,
 )
+from pantheon.live.interrupted import record_interrupted
+from pantheon.live.meta import TurnMeta
+from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, entry_id
+from pantheon.live.redis.store import RedisStore
+from pantheon.live.redis.sweeper import Sweeper
 from pantheon.settings import RedisSettings
-from pantheon.turns.interrupted import record_interrupted
-from pantheon.turns.meta import TurnMeta
-from pantheon.turns.shared.mirror import DATA_FIELD, END_FIELD, entry_id
-from pantheon.turns.shared.store import RedisStore
-from pantheon.turns.shared.sweeper import Sweeper
 from tests.factories import create_room, create_session
 from tests.redis_server import RedisServer
 

@@ -13,11 +13,11 @@ import pytest
 from asgi_lifespan import LifespanManager
 
 from pantheon.db.migrations import upgrade
+from pantheon.live import runner as runner_module
+from pantheon.live.recorder import FinishedTurn, record_turn
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings
-from pantheon.turns import runner as runner_module
-from pantheon.turns.recorder import FinishedTurn, record_turn
 from tests.engine.toolbox import TestTools, calculator
 from tests.sse_client import stream_turn
 from tests.turns_api.approvals_helpers import (

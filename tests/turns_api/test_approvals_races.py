@@ -16,10 +16,10 @@ import pytest
 from fastapi import FastAPI
 
 from pantheon.errors import ServiceUnavailable
+from pantheon.live.registry import LiveTurn
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.turns import service as service_module
 from pantheon.turns.approvals import prepare_continuation
-from pantheon.turns.live import LiveTurn
 from tests.engine.toolbox import TestTools, calculator
 from tests.sse_client import stream_turn
 from tests.turns_api.approvals_helpers import agent_session, decide, decisions, gated_agent

@@ -11,9 +11,9 @@ import pytest
 from fastapi import FastAPI
 
 import pantheon.turns.service as turn_service
+from pantheon.live.registry import LiveTurn, LiveTurnRegistry
+from pantheon.live.runner import _shielded
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.turns.live import LiveTurn, LiveTurnRegistry
-from pantheon.turns.runner import _shielded
 from tests.factories import create_room, create_session
 
 

@@ -9,10 +9,10 @@ import httpx
 from asgi_lifespan import LifespanManager
 
 from pantheon.db.migrations import upgrade
+from pantheon.live.registry import LiveTurnRegistry
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings, TurnSettings
-from pantheon.turns.live import LiveTurnRegistry
 from tests.factories import create_room, create_session
 from tests.sse import SSE_HEADERS as SSE
 from tests.sse import events_of, open_stream, types

@@ -8,9 +8,9 @@ import asyncio
 import httpx
 from fastapi import FastAPI
 
+from pantheon.live.registry import LiveTurnRegistry
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import LimitSettings, Settings
-from pantheon.turns.live import LiveTurnRegistry
 from tests.factories import create_room, create_session
 from tests.turns_api.apps import running_client
 from tests.waiting import until

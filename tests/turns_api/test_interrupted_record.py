@@ -1,4 +1,4 @@
-"""Recording a turn whose process died (turns/interrupted.py): once, in one commit, with
+"""Recording a turn whose process died (live/interrupted.py): once, in one commit, with
 the user's message and each speaker's text as its events held it, read back through the
 public API like any turn."""
 
@@ -28,9 +28,9 @@ from pantheon.engine.events import (
     TurnStartedEvent,
     event_to_json,
 )
+from pantheon.live.interrupted import record_interrupted
+from pantheon.live.meta import TurnMeta
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.turns.interrupted import record_interrupted
-from pantheon.turns.meta import TurnMeta
 from tests.factories import create_room, create_session
 from tests.sse_client import read_events, types
 

@@ -1,4 +1,4 @@
-"""The crash journal's writer (turns/journal.py) on a real registry, without a database:
+"""The crash journal's writer (live/journal.py) on a real registry, without a database:
 what it writes, in which batches, and when it drops a turn's file."""
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from pantheon.engine.events import (
     TurnStartedEvent,
     event_to_json,
 )
-from pantheon.turns import journal as journal_module
-from pantheon.turns.journal import BATCH_EVENTS, TurnJournal
-from pantheon.turns.live import LiveTurn, LiveTurnRegistry
-from pantheon.turns.meta import TurnMeta
+from pantheon.live import journal as journal_module
+from pantheon.live.journal import BATCH_EVENTS, TurnJournal
+from pantheon.live.meta import TurnMeta
+from pantheon.live.registry import LiveTurn, LiveTurnRegistry
 from tests.waiting import until
 
 Body = Callable[[LiveTurn], Coroutine[Any, Any, None]]

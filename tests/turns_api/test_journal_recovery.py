@@ -1,4 +1,4 @@
-"""Start-up recovery (turns/journal_recovery.py): journal files a dead process left are
+"""Start-up recovery (live/recovery.py): journal files a dead process left are
 recorded ``interrupted`` before the app serves, then dropped; files it cannot use are
 handled without stopping the server."""
 
@@ -18,9 +18,9 @@ from pantheon.engine.events import (
     TurnStartedEvent,
     event_to_json,
 )
+from pantheon.live.meta import TurnMeta
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
-from pantheon.turns.meta import TurnMeta
 from tests.factories import create_room, create_session
 from tests.turns_api.apps import running_client
 

@@ -15,15 +15,15 @@ from pantheon.errors import install_error_handlers
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
 from pantheon.limits import BodySizeLimit, upload_limits
+from pantheon.live.choice import build_live_turns
+from pantheon.live.journal import TurnJournal
+from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
-from pantheon.turns.journal import TurnJournal
-from pantheon.turns.journal_recovery import recover_journal
-from pantheon.turns.live_backend import build_live_backend
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
@@ -52,9 +52,10 @@ def create_app(
         # With Redis a dead process's turns are recorded by the other replicas' sweepers
         # (ADR 0010); the crash journal is the single process's way (ADR 0011).
         journal = None if settings.redis_url else _journal(settings)
-        live, app.state.rate_limiter = build_live_backend(settings, db, journal)
-        app.state.live_backend = live
-        app.state.live_turns = live.local  # this process's own turns (server shutdown)
+        chosen = build_live_turns(settings, db, journal)
+        live = app.state.live_backend = chosen.backend
+        app.state.live_turns = chosen.here  # this process's own turns (server shutdown)
+        app.state.rate_limiter = chosen.rate_limiter
         await live.start()
         try:
             app.state.local_user_id = await ensure_local_user(db)

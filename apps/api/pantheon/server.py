@@ -21,8 +21,8 @@ from fastapi import FastAPI
 from sse_starlette.sse import AppStatus
 
 from pantheon.connections import header_deadline_protocol
+from pantheon.live.registry import LiveTurnRegistry
 from pantheon.settings import Settings
-from pantheon.turns.live import LiveTurnRegistry
 
 T = TypeVar("T")
 

@@ -1,7 +1,7 @@
 """B6: the cost of recording a turn: commits per turn (must be 1) and ms per recorded turn.
 
 In this process: the app (``create_app``) with the scripted provider answering the B3
-scenario instantly, so a turn is all bookkeeping. ``pantheon.turns.runner.record_turn``
+scenario instantly, so a turn is all bookkeeping. ``pantheon.live.runner.record_turn``
 is wrapped to time each recording; an SQLAlchemy ``commit`` listener on the engine counts
 every commit made while the turns run. Sequential, then 8 turns in flight, on SQLite and
 on PostgreSQL (a throwaway database; skipped with a note when no server answers).
@@ -25,10 +25,10 @@ from sqlalchemy import event, text
 
 from pantheon.db.migrations import upgrade
 from pantheon.db.uow import unit_of_work
+from pantheon.live import runner
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings
-from pantheon.turns import runner
 from pantheon_bench import scenario
 from pantheon_bench.harness import Context
 from pantheon_bench.results import BenchResult, Row, fmt, percentile

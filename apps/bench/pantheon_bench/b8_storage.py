@@ -22,10 +22,10 @@ from sqlalchemy import text
 
 from pantheon.db.migrations import upgrade
 from pantheon.db.uow import unit_of_work
+from pantheon.live import recorder
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings
-from pantheon.turns import recorder
 from pantheon_bench.b6_recording import _timed
 from pantheon_bench.harness import Context
 from pantheon_bench.results import BenchResult, Row, fmt

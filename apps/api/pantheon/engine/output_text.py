@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # record imports this module: no import cycle at run time
 
 def message_body(message: ProducedMessage) -> str:
     """The text, or ``[failed: <code>]``, or the text so far and ``[cancelled]`` (or
-    ``[interrupted]``: the process running the turn died, turns/interrupted.py)."""
+    ``[interrupted]``: the process running the turn died, live/interrupted.py)."""
     if message.status == "failed":
         return f"[failed: {message.error_code or 'error'}]"
     if message.status == "cancelled":

@@ -40,7 +40,7 @@ Promises:
   ``speakers`` (the other modes): ``<Agent name>: <text>`` blocks separated by one blank
   line. Everywhere a failed speaker reads ``[failed: <code>]`` and a cancelled one ``<text so far>
   [cancelled]`` (``[interrupted]`` when its error code says the process running the turn
-  died: turns/interrupted.py); the synthesis block is omitted when there was no synthesis.
+  died: live/interrupted.py); the synthesis block is omitted when there was no synthesis.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, o
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
 from pantheon.facade.service import FacadeService
 from pantheon.limits import limit_turn_rate
-from pantheon.turns.backend import LiveBackend
+from pantheon.live.backend import LiveBackend
 from pantheon.turns.service import TurnService
 
 router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)

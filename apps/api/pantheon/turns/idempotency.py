@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import json
 
-from pantheon.errors import Unprocessable
+from pantheon.live.meta import ensure_same_request
 from pantheon.turns.schemas import TurnCreate
+
+__all__ = ["ensure_same_request", "request_hash"]
 
 
 def request_hash(data: TurnCreate) -> str:
@@ -19,9 +21,3 @@ def request_hash(data: TurnCreate) -> str:
     body = data.model_dump(exclude={"rerun_from"} if data.rerun_from is None else None)
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def ensure_same_request(stored_hash: str | None, presented_hash: str | None) -> None:
-    """422 when an Idempotency-Key is reused with a different body."""
-    if stored_hash != presented_hash:
-        raise Unprocessable("Idempotency-Key was used with a different request body")

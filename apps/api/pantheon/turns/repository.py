@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision, TurnEventLog
+from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.sessions.repository import SessionRepository
 
@@ -70,12 +70,6 @@ class TurnRepository(Repository):
     async def tool_calls(self, turn_id: uuid.UUID) -> list[ToolCallRow]:
         query = select(ToolCallRow).where(ToolCallRow.turn_id == turn_id).order_by(ToolCallRow.seq)
         return list((await self.session.scalars(query)).all())
-
-    async def event_log(self, turn_id: uuid.UUID) -> bytes | None:
-        """The turn's compressed event log (``turns.event_log``), if it was recorded."""
-        query = select(TurnEventLog.data).where(TurnEventLog.turn_id == turn_id)
-        data: bytes | None = await self.session.scalar(query)
-        return data
 
     async def history(
         self, session_id: uuid.UUID, limit: int, *, after: datetime | None = None

@@ -13,9 +13,9 @@ from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UoWDep, UserIdDe
 from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Unprocessable, not_found
 from pantheon.limits import limit_turn_rate
+from pantheon.live.backend import LiveBackend
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
-from pantheon.turns.backend import LiveBackend
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.service import TurnService

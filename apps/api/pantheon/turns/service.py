@@ -24,17 +24,17 @@ from pantheon.engine.snapshot import ClientContext, TurnSnapshot
 from pantheon.engine.spending import spends_money
 from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, NotFound, ServiceUnavailable, not_found
+from pantheon.live.backend import LiveBackend, LiveView
+from pantheon.live.meta import TurnMeta
+from pantheon.live.records import replay_events
+from pantheon.live.registry import LiveTurn
+from pantheon.live.runner import TurnJob, execute_turn
 from pantheon.llm.gateway import LLMGateway
 from pantheon.settings import Settings
-from pantheon.turns import event_log
 from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
-from pantheon.turns.backend import LiveBackend, LiveView
 from pantheon.turns.idempotency import ensure_same_request, request_hash
-from pantheon.turns.live import LiveTurn
-from pantheon.turns.meta import TurnMeta
 from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.repository import TurnRepository
-from pantheon.turns.runner import TurnJob, execute_turn
 from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.views import turn_detail, turn_read
 
@@ -237,17 +237,6 @@ def _canonical(ident: str) -> str:
         return str(uuid.UUID(ident))
     except ValueError:
         return ident
-
-
-async def replay_events(
-    db: Database, turn_id: uuid.UUID, after: int
-) -> AsyncIterator[tuple[int, str]]:
-    """A finished turn's events after ``after``, from its event log."""
-    async with unit_of_work(db, write=False) as session:
-        log = await TurnRepository(session).event_log(turn_id)
-    texts = [] if log is None else await event_log.decode_async(log)
-    for seq, data in enumerate(texts[after:], start=after + 1):
-        yield seq, data
 
 
 async def _spend_limits(

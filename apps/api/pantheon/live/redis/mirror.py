@@ -16,8 +16,8 @@ import logging
 
 from redis.exceptions import RedisError
 
-from pantheon.turns.live import LiveTurn, PublishedEvent
-from pantheon.turns.shared.store import RedisStore
+from pantheon.live.redis.store import RedisStore
+from pantheon.live.registry import LiveTurn, PublishedEvent
 
 log = logging.getLogger(__name__)
 END_FIELD = "end"

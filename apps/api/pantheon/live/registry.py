@@ -12,11 +12,11 @@ Promises:
   it in the database.
 - ``shutdown`` refuses new turns, waits ``grace`` seconds for running ones, then cancels
   the rest; each cancelled turn still records itself (status ``cancelled``).
-- With a ``TurnJournal`` (turns/journal.py), every started turn that carries its ``meta``
+- With a ``TurnJournal`` (live/journal.py), every started turn that carries its ``meta``
   is journalled outside the one commit, so a crash of the process loses nothing.
 
 This registry holds the turns running in this process. It is the whole live-turn backend
-when there is one process; with Redis (``pantheon.turns.shared``) it holds this replica's
+when there is one process; with Redis (``pantheon.live.redis``) it holds this replica's
 own turns, each with a ``mirror`` that shares its events and lifetime with the others.
 """
 
@@ -32,8 +32,7 @@ from typing import Any, Protocol
 
 from pantheon.engine.events import TurnEvent, event_to_json
 from pantheon.errors import Conflict, ServiceUnavailable
-from pantheon.turns.idempotency import ensure_same_request
-from pantheon.turns.meta import TurnMeta
+from pantheon.live.meta import TurnMeta, ensure_same_request
 
 log = logging.getLogger(__name__)
 SHUTTING_DOWN = "the server is shutting down; retry on another instance"
@@ -221,10 +220,6 @@ class LiveTurnRegistry:
 
     async def start(self) -> None:
         """Nothing to start in one process (the interface's hook for background tasks)."""
-
-    @property
-    def local(self) -> LiveTurnRegistry:
-        return self
 
     def running_with_key(self, owner_id: uuid.UUID, session_id: str, key: str) -> LiveTurn | None:
         """The session's running turn if it was started with this Idempotency-Key."""

@@ -3,7 +3,7 @@
 Each replica looks every ``sweep_interval_s`` for turns whose lease expiry has passed
 (the running set, scored by Redis's clock). For each, one replica wins a claim key
 (``SET NX``), checks that no live owner holds the lease, records the turn from its
-metadata and stream with ``record_interrupted`` (turns/interrupted.py: the user's message
+metadata and stream with ``record_interrupted`` (live/interrupted.py: the user's message
 and the text produced so far, once), then appends the same final ``error`` event
 (``code: interrupted``) and the end marker to the stream, so every follower ends.
 A recording that fails drops the claim: the next sweep tries again.
@@ -18,10 +18,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from redis.exceptions import RedisError
 
 from pantheon.engine.events import event_to_json
-from pantheon.turns.interrupted import interrupted_event
-from pantheon.turns.meta import TurnMeta
-from pantheon.turns.shared.mirror import DATA_FIELD, END_FIELD, entry_id
-from pantheon.turns.shared.store import RedisStore
+from pantheon.live.interrupted import interrupted_event
+from pantheon.live.meta import TurnMeta
+from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, entry_id
+from pantheon.live.redis.store import RedisStore
 
 log = logging.getLogger(__name__)
 SWEEP_BATCH = 50

@@ -3,7 +3,7 @@
 A live backend keeps it next to the turn's events (the crash journal writes it as the
 first line of the turn's file; a shared backend may store it beside the turn's stream),
 so that whoever finds the turn orphaned can record it ``interrupted``
-(``turns/interrupted.py``). It round-trips through JSON exactly.
+(``live/interrupted.py``). It round-trips through JSON exactly.
 
 A continuation's meta says which paused turn it continues and what was decided on each
 call, and its ``message`` is the decisions' note (what its record's user message says),
@@ -18,6 +18,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.values import ApprovalStatus, Mode
+from pantheon.errors import Unprocessable
 
 
 def user_text(snapshot: TurnSnapshot) -> str:
@@ -74,3 +75,9 @@ class TurnMeta(BaseModel):
     def from_json(cls, text: str | bytes) -> TurnMeta:
         """Parse what ``to_json`` wrote; raises ``pydantic.ValidationError`` otherwise."""
         return cls.model_validate_json(text)
+
+
+def ensure_same_request(stored_hash: str | None, presented_hash: str | None) -> None:
+    """422 when an Idempotency-Key is reused with a different body."""
+    if stored_hash != presented_hash:
+        raise Unprocessable("Idempotency-Key was used with a different request body")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import uuid
 
-from pantheon.turns.shared.store import RedisStore, checked
+from pantheon.live.redis.store import RedisStore, checked
 
 
 class RedisRateLimiter:

@@ -23,11 +23,11 @@ from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.spending import BUDGET_EXCEEDED, SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.values import TurnStatus
+from pantheon.live.meta import continued_turn
+from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
+from pantheon.live.registry import LiveTurn
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
-from pantheon.turns.live import LiveTurn
-from pantheon.turns.meta import continued_turn
-from pantheon.turns.recorder import FinishedTurn, plan_message_ids, record_turn
 
 log = logging.getLogger(__name__)
 

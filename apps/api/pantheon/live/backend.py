@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from pantheon.turns.live import LiveTurn, LiveTurnRegistry
+from pantheon.live.registry import LiveTurn
 
 
 class LiveView(Protocol):
@@ -44,11 +44,6 @@ class LiveView(Protocol):
 
 class LiveBackend(Protocol):
     """Running turns, and the one-running-turn-per-session rule."""
-
-    @property
-    def local(self) -> LiveTurnRegistry:
-        """The turns running in this process (shutdown drains them)."""
-        ...
 
     @property
     def name(self) -> str:

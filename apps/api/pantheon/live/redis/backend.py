@@ -18,13 +18,13 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from pantheon.errors import Conflict
-from pantheon.turns.backend import LiveView
-from pantheon.turns.idempotency import ensure_same_request
-from pantheon.turns.live import LiveTurn, LiveTurnRegistry
-from pantheon.turns.shared.mirror import END_FIELD, StreamMirror
-from pantheon.turns.shared.remote import Recorded, RecordedTurn, RemoteTurn
-from pantheon.turns.shared.store import RedisStore, checked
-from pantheon.turns.shared.sweeper import RecordInterrupted, Sweeper
+from pantheon.live.backend import LiveView
+from pantheon.live.meta import ensure_same_request
+from pantheon.live.redis.mirror import END_FIELD, StreamMirror
+from pantheon.live.redis.remote import Recorded, RecordedTurn, RemoteTurn
+from pantheon.live.redis.store import RedisStore, checked
+from pantheon.live.redis.sweeper import RecordInterrupted, Sweeper
+from pantheon.live.registry import LiveTurn, LiveTurnRegistry
 
 log = logging.getLogger(__name__)
 CLAIM_ATTEMPTS = 3  # the running turn may leave between our claim and our look at it
@@ -41,18 +41,15 @@ class RedisLiveBackend:
         recorded: Recorded,
         record: RecordInterrupted,
         recorded_with_key: RecordedWithKey,
+        local: LiveTurnRegistry,
     ) -> None:
         self.store = store
         self._recorded = recorded
         self._recorded_with_key = recorded_with_key
-        self._local = LiveTurnRegistry()
+        self._local = local
         self._mirrors: dict[str, StreamMirror] = {}
         self._sweeper = Sweeper(store, record, lambda t: self._local.get(t) is not None)
         self._tasks: list[asyncio.Task[None]] = []
-
-    @property
-    def local(self) -> LiveTurnRegistry:
-        return self._local
 
     @property
     def name(self) -> str:
@@ -246,7 +243,7 @@ class RedisLiveBackend:
 
 def _meta(live: LiveTurn) -> list[str]:
     """What another replica needs to follow the turn, or to record it if we die."""
-    assert live.meta is not None, "a shared turn carries its meta (turns/meta.py)"
+    assert live.meta is not None, "a shared turn carries its meta (live/meta.py)"
     fields = {
         "turn_id": live.turn_id,
         "session_id": live.session_id,

@@ -1,5 +1,5 @@
 """At start-up, before serving: record every journalled turn that is not in the database
-as ``interrupted`` (turns/interrupted.py), then drop its journal file.
+as ``interrupted`` (live/interrupted.py), then drop its journal file.
 
 - A file still locked belongs to a live process on the same data directory: left alone.
 - Only complete lines count: a line the crash cut short is ignored (its event is lost,
@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from pantheon.db.engine import Database
-from pantheon.turns.interrupted import record_interrupted
-from pantheon.turns.journal import SUFFIX
-from pantheon.turns.meta import TurnMeta
+from pantheon.live.interrupted import record_interrupted
+from pantheon.live.journal import SUFFIX
+from pantheon.live.meta import TurnMeta
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from pantheon.db.models import ChatSession, LLMCall, Message, ToolCallRow, Turn,
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
-from pantheon.turns import event_log
-from pantheon.turns.live import PublishedEvent
-from pantheon.turns.meta import user_text
+from pantheon.live import event_log
+from pantheon.live.meta import user_text
+from pantheon.live.registry import PublishedEvent
 
 logger = logging.getLogger(__name__)
 WRITE_ATTEMPTS = 3

@@ -20,8 +20,8 @@ from redis.backoff import ExponentialBackoff
 from redis.exceptions import RedisError
 
 from pantheon.errors import ServiceUnavailable
+from pantheon.live.redis import scripts
 from pantheon.settings import RedisSettings
-from pantheon.turns.shared import scripts
 
 T = TypeVar("T")
 Entry = tuple[str, dict[str, str]]  # a stream entry: its id and fields

@@ -22,11 +22,11 @@ from typing import TypeVar
 from redis.exceptions import RedisError
 
 from pantheon.engine.events import ErrorEvent, event_to_json
+from pantheon.engine.fold import INTERRUPTED
 from pantheon.errors import ServiceUnavailable
-from pantheon.turns.live import SHUTTING_DOWN
-from pantheon.turns.rebuild import INTERRUPTED
-from pantheon.turns.shared.mirror import DATA_FIELD, END_FIELD, entry_id
-from pantheon.turns.shared.store import RedisStore, checked
+from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, entry_id
+from pantheon.live.redis.store import RedisStore, checked
+from pantheon.live.registry import SHUTTING_DOWN
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

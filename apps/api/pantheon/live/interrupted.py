@@ -9,7 +9,7 @@ of the events it had published. Promises:
   loser's write fails on the primary key and it returns ``False`` too.
 - One transaction through the recorder, like any turn: the turn row (``interrupted``,
   error code ``interrupted``), the user's message, each speaker's text as the events
-  held it (``turns/rebuild.py``) and the event log.
+  held it (``engine/fold.py``) and the event log.
 - The event log is the events given, in order, followed by one ``error`` event with
   ``code: interrupted`` (``interrupted_event``); a ``turn_completed`` or ``error`` the
   caller passes (a commit that failed) is dropped first, so the log still ends once.
@@ -35,11 +35,11 @@ from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.events import ErrorEvent, TurnEvent, event_to_json
+from pantheon.engine.fold import INTERRUPTED, rebuild_record
 from pantheon.engine.snapshot import TurnSnapshot
-from pantheon.turns.live import PublishedEvent
-from pantheon.turns.meta import TurnMeta
-from pantheon.turns.rebuild import INTERRUPTED, rebuild_record
-from pantheon.turns.recorder import FinishedTurn, plan_message_ids, record_turn
+from pantheon.live.meta import TurnMeta
+from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
+from pantheon.live.registry import PublishedEvent
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 _TERMINAL = ("turn_completed", "error")

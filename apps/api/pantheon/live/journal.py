@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO, TypeVar
 
-from pantheon.turns.live import LiveTurn, PublishedEvent
+from pantheon.live.registry import LiveTurn, PublishedEvent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
