@@ -16,16 +16,19 @@ from pantheon.web import WEB_DIR
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "apps" / "api" / "pantheon"
 ENUM_MODULE = PACKAGE / "error_codes.py"
-# ``code = "x"``, ``code="x"``, ``error_code == "x"``, ``code: str = "x"`` ... and the
-# ``error_code`` tuples of an assignment such as ``status, error_code = "error", "x"``.
+# ``code = "x"``, ``code="x"``, ``error_code == "x"``, ``code: str = "x"``, the tuples of
+# ``status, error_code = "error", "x"``, ``code or "x"`` and ``.get("code", "x")``.
 CODE_LITERAL = re.compile(
     r'\b(?:code|error_code)\b(?:\s*:\s*[\w |]+)?\s*(?:==|!=|=)\s*(?:"[^"]*",\s*)?"(\w+)"'
+    r'|\b(?:code|error_code)\b[^"\n]*\bor\s+"(\w+)"'
+    r'|\.get\("(?:error_)?code",\s*"(\w+)"'
 )
 
 
 def _code_literals(line: str) -> list[str]:
     values = {code.value for code in ErrorCode}
-    return [value for value in CODE_LITERAL.findall(line) if value in values]
+    found = (value for groups in CODE_LITERAL.findall(line) for value in groups if value)
+    return [value for value in found if value in values]
 
 
 def test_every_code_has_a_sentence_for_a_person() -> None:
@@ -79,12 +82,18 @@ def test_the_code_literal_rule_catches_what_it_should() -> None:
         'if call.error_code == "deadline_exceeded":',
         '    code: str = "budget_exceeded"',
         'outcome.status, outcome.error_code = "error", "internal_error"',
+        'code = outcome.error_code or "llm_error"',
+        'return (calls[-1].error_code if calls else None) or "summary_failed"',
+        'str(event.get("code", "internal_error"))',
     )
     assert [_code_literals(line) for line in lines] == [
         ["rate_limited"],
         ["persistence_failed"],
         ["deadline_exceeded"],
         ["budget_exceeded"],
+        ["internal_error"],
+        ["llm_error"],
+        ["summary_failed"],
         ["internal_error"],
     ]
     assert _code_literals('code = "not_found"') == []  # an HTTP code, not a turn's
