@@ -16,9 +16,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from pantheon.config_file import read_config_file
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
-from pantheon.llm.registry import load_models_file
+from pantheon.llm.registry import load_models
 from pantheon.llm.types import (
     ChatMessage,
     LLMRequest,
@@ -68,7 +69,7 @@ def test_local_models_toml_parses_back() -> None:
 def test_local_models_toml_is_a_valid_alias(tmp_path: Path) -> None:
     path = tmp_path / "models.toml"
     path.write_text(local_models_toml("http://127.0.0.1:8081/v1"), encoding="utf-8")
-    (alias,) = load_models_file(path)
+    (alias,) = load_models(read_config_file(path))
     assert (alias.name, alias.model, alias.context_window) == ("local", MODEL_ID, 8192)
     assert (alias.structured_output, alias.stream_tools) == ("json_object", False)
     # SmolLM2 rarely stops by itself: without a cap it wrote 3,000+ tokens (issue 21).
@@ -191,7 +192,7 @@ async def _through_provider(
     """``request`` sent by Pantheon's provider to the ``local`` alias of ``server``."""
     path = tmp_path / "models.toml"
     path.write_text(server.models_toml(), encoding="utf-8")
-    (alias,) = load_models_file(path)
+    (alias,) = load_models(read_config_file(path))
     settings = LLMSettings(read_timeout_s=120.0)
     client = make_http_client(settings)
     try:

@@ -33,6 +33,8 @@ COLLECTIONS = {
     ("POST", "/v1/agents"),
     ("GET", "/v1/models"),
     ("GET", "/v1/tools"),  # the deployment's catalog: no user's data in it
+    ("GET", "/v1/modes"),  # and the server's own catalogues
+    ("GET", "/v1/error-codes"),
     ("GET", "/openai/v1/models"),
 }
 BODIES: dict[tuple[str, str], dict[str, Any]] = {

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pantheon.llm.registry import load_models_file
+from pantheon.config_file import read_config_file
+from pantheon.llm.registry import load_models
 from pantheon.llm.tokenizers import (
     ESTIMATOR,
     TokenCounter,
@@ -102,7 +103,7 @@ def test_aliases_name_their_tokenizer_and_reply_size(tmp_path: Path) -> None:
         '[models.small]\nbase_url = "http://x"\ncontext_window = 2048\nmax_tokens = 256\n'
         'tokenizer = "tiktoken:o200k_base"\n[models.plain]\nbase_url = "http://x"\n'
     )
-    small, plain = sorted(load_models_file(path), key=lambda a: a.name != "small")
+    small, plain = sorted(load_models(read_config_file(path)), key=lambda a: a.name != "small")
     assert (small.max_tokens, small.tokenizer) == (256, "tiktoken:o200k_base")
     assert (plain.max_tokens, plain.tokenizer) == (None, None)
 
@@ -121,11 +122,11 @@ def test_bad_alias_context_keys_fail_at_startup(tmp_path: Path, table: str, erro
     path = tmp_path / "models.toml"
     path.write_text(f'[models.m]\nbase_url = "http://x"\ncontext_window = 4096\n{table}\n')
     with pytest.raises(ValueError, match=error):
-        load_models_file(path)
+        load_models(read_config_file(path))
 
 
 def test_the_local_models_file_counts_with_the_models_own_vocabulary(tmp_path: Path) -> None:
     path = tmp_path / "models.toml"
     path.write_text(local_models_toml("http://127.0.0.1:8081/v1", tokenizer='gguf:/m/"x".gguf'))
-    (alias,) = load_models_file(path)
+    (alias,) = load_models(read_config_file(path))
     assert alias.tokenizer == 'gguf:/m/"x".gguf'

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from pantheon.config_file import read_config_file
 from pantheon.settings import ToolSettings
 from pantheon.tools.mcp.config import expand, load_mcp_servers
 
@@ -16,11 +17,11 @@ TOOLS = ToolSettings(timeout_s=30, mcp_connect_timeout_s=10)
 def _load(tmp_path: Path, toml: str, **environ: str) -> list[object]:
     path = tmp_path / "pantheon.toml"
     path.write_text(toml)
-    return list(load_mcp_servers(path, TOOLS, environ))
+    return list(load_mcp_servers(read_config_file(path), TOOLS, environ))
 
 
 def test_no_file_means_no_servers() -> None:
-    assert load_mcp_servers(None, TOOLS) == []
+    assert load_mcp_servers(read_config_file(None), TOOLS) == []
 
 
 def test_both_transports_as_in_the_spec(tmp_path: Path) -> None:
@@ -40,7 +41,8 @@ connect_timeout_s = 3
 """
     path = tmp_path / "pantheon.toml"
     path.write_text(toml)
-    orders, files = load_mcp_servers(path, TOOLS, {"ORDERS_TOKEN": "abc", "HOME_DIR": "/h"})
+    environ = {"ORDERS_TOKEN": "abc", "HOME_DIR": "/h"}
+    orders, files = load_mcp_servers(read_config_file(path), TOOLS, environ)
     assert orders.name == "orders"
     assert orders.transport == "http"
     assert orders.url == "http://127.0.0.1:9000/mcp"
@@ -98,7 +100,7 @@ def test_malformed_files(tmp_path: Path, toml: str, message: str) -> None:
 
 def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot read"):
-        load_mcp_servers(tmp_path / "missing.toml", TOOLS)
+        load_mcp_servers(read_config_file(tmp_path / "missing.toml"), TOOLS)
 
 
 def test_expand() -> None:

@@ -22,6 +22,7 @@ from pantheon.engine.modes.specs import (
     OutputShape,
     SessionKind,
 )
+from pantheon.error_codes import ErrorCode
 from pantheon.errors import ServiceUnavailable, error_responses
 from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
@@ -162,6 +163,25 @@ async def list_modes() -> ModeList:
     """The turn modes: what each does and what it needs (the page builds its pickers here)."""
     items = [_mode_read(spec) for spec in MODE_SPECS]
     return ModeList(items=items, total=len(items), limit=len(items), offset=0)
+
+
+class ErrorCodeRead(BaseModel):
+    code: str = Field(description="as in agent_failed.code, error.code, summary.code ...")
+    sentence: str = Field(description="what happened, for a person (the page shows it)")
+
+
+class ErrorCodeList(BaseModel):
+    items: list[ErrorCodeRead]
+    total: int
+    limit: int
+    offset: int
+
+
+@models.get("/v1/error-codes")
+async def list_error_codes() -> ErrorCodeList:
+    """Every error code a turn can carry, with its sentence (the page shows these)."""
+    items = [ErrorCodeRead(code=code, sentence=code.sentence) for code in ErrorCode]
+    return ErrorCodeList(items=items, total=len(items), limit=len(items), offset=0)
 
 
 def mount_routers(app: FastAPI) -> None:

@@ -19,12 +19,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.formparsers import MultiPartException
 from starlette.routing import compile_path
 
+from pantheon.error_codes import ErrorCode
 from pantheon.text import clean_json
 
 
 class AppError(Exception):
     status_code = 400
-    code = "bad_request"
+    code: str = ErrorCode.BAD_REQUEST
 
     def __init__(self, message: str, *, headers: dict[str, str] | None = None, **extra: Any):
         super().__init__(message)
@@ -52,7 +53,7 @@ class PaymentRequired(AppError):
     """402: a spend limit is reached (docs/budgets.md); the body names it and its reset."""
 
     status_code = 402
-    code = "budget_exceeded"
+    code: str = ErrorCode.BUDGET_EXCEEDED
 
 
 class Forbidden(AppError):
@@ -72,12 +73,12 @@ class TooLarge(AppError):
 
 class TooManyRequests(AppError):
     status_code = 429
-    code = "rate_limited"
+    code: str = ErrorCode.RATE_LIMITED
 
 
 class ServiceUnavailable(AppError):
     status_code = 503
-    code = "unavailable"
+    code: str = ErrorCode.UNAVAILABLE
 
 
 class ErrorBody(BaseModel):

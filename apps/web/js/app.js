@@ -16,6 +16,7 @@ import { openRosterDialog } from "./rooms/roster.js";
 import { sessionActions } from "./sessions/session-actions.js";
 import { installShortcuts } from "./core/shortcuts.js";
 import { renderSidebar } from "./shell/sidebar.js";
+import { setErrorCodes } from "./text/humanize.js";
 import { openUsageDialog } from "./sessions/usage-dialog.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
 
@@ -250,8 +251,10 @@ async function boot() {
   });
   installShortcuts({ chat, newSession: () => current?.newSession(), findSessions: () => current?.browseSessions() });
   try {
-    const [modes] = await Promise.all([api.modes(), loadAll()]); // the modes: once per page
+    // The modes and the error sentences: once per page.
+    const [modes, errorCodes] = await Promise.all([api.modes(), api.errorCodes(), loadAll()]);
     setModes(modes);
+    setErrorCodes(errorCodes);
   } catch (err) {
     main.replaceChildren(h("section", { class: "welcome error", role: "alert" },
       h("h1", {}, "Pantheon is not answering"), h("p", {}, err.message),

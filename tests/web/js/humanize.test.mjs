@@ -5,7 +5,9 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { ApiError, formatDetail } from "../../../apps/web/js/core/api.js";
-import { describeError, describeFailure, tidy } from "../../../apps/web/js/text/humanize.js";
+import {
+  describeError, describeFailure, setErrorCodes, tidy,
+} from "../../../apps/web/js/text/humanize.js";
 
 const ID = "3f2b8c1e-9a4d-4e6f-8b2a-1c3d5e7f9a0b";
 
@@ -17,13 +19,30 @@ test("tidy drops ids, environment names and route hints, and starts with a capit
   assert.equal(tidy("   "), "");
 });
 
-test("agent failures read as sentences; unknown codes fall back to the tidied text", () => {
+// What GET /v1/error-codes serves (pantheon/error_codes.py), as the page receives it.
+const CATALOGUE = [
+  { code: "rate_limited", sentence: "The model provider is limiting requests. Wait a minute and try again." },
+  { code: "interrupted", sentence: "The server stopped while this turn was running, so it did not finish." },
+];
+
+test("before the server's catalogue arrives, a failure reads as its event's own text", () => {
+  setErrorCodes([]);
+  assert.equal(describeFailure("rate_limited", "The model provider is rate limiting requests; try again later."),
+    "The model provider is rate limiting requests; try again later.");
+  assert.equal(describeFailure("interrupted", "the server stopped", "turn"), "The turn could not run: The server stopped");
+});
+
+test("agent failures read as the server's sentences; unknown codes fall back to the tidied text", () => {
+  setErrorCodes(CATALOGUE);
   assert.equal(describeFailure("rate_limited"), "The model provider is limiting requests. Wait a minute and try again.");
   assert.equal(describeFailure("interrupted", "ignored", "turn"), "The server stopped while this turn was running, so it did not finish.");
   assert.equal(describeFailure("weird", "upstream said no (OPENAI_API_KEY)"), "Upstream said no");
   assert.equal(describeFailure("weird"), "This agent failed.");
   assert.equal(describeFailure("weird", "boom", "turn"), "The turn could not run: Boom");
   assert.equal(describeFailure("weird", "", "turn"), "The turn could not run.");
+  setErrorCodes([{ code: "weird", sentence: "A made-up code the server now knows." }]);
+  assert.equal(describeFailure("weird", "ignored"), "A made-up code the server now knows.");
+  assert.equal(describeFailure("rate_limited", "The event's text"), "The event's text");
 });
 
 test("statuses the page knows get their own sentence", () => {

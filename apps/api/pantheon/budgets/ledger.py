@@ -18,9 +18,10 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from pantheon.budgets.periods import BudgetPeriod, to_micros, window_start
+from pantheon.budgets.periods import to_micros, window_start
 from pantheon.db.models import ChatSession, LLMCall, SpendCounter, SpendHoldRow, Turn
 from pantheon.db.repository import Repository
+from pantheon.engine.values import BudgetPeriod
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""Budget periods: the UTC windows that spend is counted in, and money as integers.
+"""Budget periods: the UTC windows that spend is counted in (``engine.values.BudgetPeriod``),
+and money as integers.
 
 Money in the ledger is integer micro-dollars (``MICROS`` per USD): the conditional
 ``spent + reserved + amount <= limit`` must compare exactly on SQLite and PostgreSQL,
@@ -9,10 +10,9 @@ from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
-from typing import Literal, get_args
 
-BudgetPeriod = Literal["day", "month"]
-BUDGET_PERIODS: tuple[BudgetPeriod, ...] = get_args(BudgetPeriod)
+from pantheon.engine.values import BudgetPeriod
+
 MICROS = 1_000_000
 
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field, model_validator
 
-from pantheon.budgets.periods import BudgetPeriod
+from pantheon.engine.values import BudgetPeriod
 from pantheon.schemas import RequestBody
 
 MAX_LIMIT_USD = 1_000_000.0  # far above any sane limit, far below the ledger's integers

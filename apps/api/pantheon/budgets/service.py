@@ -12,11 +12,12 @@ from datetime import datetime
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.budgets.ledger import LedgerRepository, Limit
-from pantheon.budgets.periods import BudgetPeriod, resets_at, to_micros, to_usd, window_start
+from pantheon.budgets.periods import resets_at, to_micros, to_usd, window_start
 from pantheon.budgets.repository import BudgetRepository, scope_of
 from pantheon.budgets.schemas import BudgetRead, BudgetSet, PeriodSpend
 from pantheon.db.base import utcnow
 from pantheon.db.models import Budget, User
+from pantheon.engine.values import BudgetPeriod
 from pantheon.errors import NotFound, PaymentRequired, not_found
 from pantheon.rooms.repository import RoomRepository
 

@@ -23,10 +23,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from pantheon.budgets.periods import BUDGET_PERIODS
 from pantheon.db.base import Base, Timestamped, UUIDPrimaryKey
 from pantheon.engine.values import (
     APPROVAL_STATUSES,
+    BUDGET_PERIODS,
     CALL_STATUSES,
     MESSAGE_ROLES,
     MESSAGE_STATUSES,

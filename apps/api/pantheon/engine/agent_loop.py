@@ -44,7 +44,6 @@ from pantheon.engine.events import (
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.speakers import (
-    EMPTY_ANSWER,
     CallOutcome,
     SpeakerRun,
     message_of,
@@ -52,6 +51,7 @@ from pantheon.engine.speakers import (
 )
 from pantheon.engine.tool_round import RoundOutcome, Settled, ToolBudget, ToolRound, run_round
 from pantheon.engine.tooling import ToolRunner, ToolScope
+from pantheon.error_codes import ErrorCode
 from pantheon.llm.gateway import closing_stream
 from pantheon.llm.types import ChatMessage, ToolDefinition, Usage
 
@@ -187,7 +187,7 @@ class AgentLoop:
     def _finished(self, run: SpeakerRun, outcome: CallOutcome) -> TurnEvent:
         turn_id, s = self.snapshot.turn_id, run.speaker
         if outcome.status != "ok":
-            code = outcome.error_code or "llm_error"
+            code = outcome.error_code or ErrorCode.LLM_ERROR
             error = user_safe_message(code, outcome.refusal)
             return AgentFailedEvent(
                 turn_id=turn_id, agent_key=s.key, error=error, code=code, round=s.round
@@ -205,7 +205,7 @@ def _refuse_empty(run: SpeakerRun, total: CallOutcome) -> None:
     """An answer with no text at all (a blank final call after tool rounds included) is a
     failure, never a silent empty ``agent_completed``."""
     if total.status == "ok" and not (run.prefix + total.text).strip():
-        total.status, total.error_code = "error", EMPTY_ANSWER
+        total.status, total.error_code = "error", ErrorCode.EMPTY_ANSWER
 
 
 def _paused(

@@ -29,12 +29,12 @@ from pantheon.engine.events import DeltaEvent
 from pantheon.engine.record import LLMCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
 from pantheon.engine.spending import (
-    BUDGET_EXCEEDED,
     NoSpendLimit,
     SpendGuard,
     SpendHold,
     call_cost,
 )
+from pantheon.error_codes import ErrorCode
 from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
 from pantheon.llm.types import LLMRequest, ModelAlias, TextDelta, ToolCall, Usage
@@ -112,7 +112,7 @@ class CallRunner:
                 self.turn_id, request.purpose, key, err.code, err.message,
             )  # fmt: skip
         except Exception:
-            outcome.status, outcome.error_code = "error", "internal_error"
+            outcome.status, outcome.error_code = "error", ErrorCode.INTERNAL_ERROR
             logger.exception("turn %s: %s call of %s crashed", self.turn_id, request.purpose, key)
         finally:
             ttft = None if first is None else _ms(first - start)
@@ -129,11 +129,11 @@ class CallRunner:
                 hold = await self.spend.reserve(cost.max_usd, cost.floor_usd)
             except Exception:
                 logger.exception("turn %s: the spend guard failed", self.turn_id)
-                outcome.status, outcome.error_code = "error", "internal_error"
+                outcome.status, outcome.error_code = "error", ErrorCode.INTERNAL_ERROR
                 return None
         if hold is None:
             self.out_of_budget = True
-            outcome.status, outcome.error_code = "error", BUDGET_EXCEEDED
+            outcome.status, outcome.error_code = "error", ErrorCode.BUDGET_EXCEEDED
             logger.info("turn %s: %s call skipped: budget", self.turn_id, request.purpose)
         return hold
 

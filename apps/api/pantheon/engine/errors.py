@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import enum
 
+from pantheon.error_codes import ErrorCode
+
 
 class TurnAbort(enum.StrEnum):
     """Why a turn ended without the engine's own status; the value is the stored code."""
 
     CANCELLED = "cancelled"
-    INTERNAL_ERROR = "internal_error"
-    DEADLINE_EXCEEDED = "deadline_exceeded"  # the turn's own deadline (turns.timeout_s)
+    INTERNAL_ERROR = ErrorCode.INTERNAL_ERROR.value
+    DEADLINE_EXCEEDED = ErrorCode.DEADLINE_EXCEEDED.value  # the turn's deadline (turns.timeout_s)
 
 
 class BrokenPrecondition(Exception):

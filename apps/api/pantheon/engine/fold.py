@@ -42,6 +42,7 @@ from pantheon.engine.events import (
 from pantheon.engine.record import ProducedMessage, ToolCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
 from pantheon.engine.values import ApprovalStatus, MessageStatus, Mode, SpeakerRole
+from pantheon.error_codes import ErrorCode
 
 INTERRUPTED = "interrupted"
 
@@ -134,7 +135,7 @@ class _Rebuild:
         for call_id in list(self.tools):
             self.tool_result(call_id, False, INTERRUPTED, 0)
         for key in list(self.speaking):
-            self.end(key, "cancelled", INTERRUPTED, None)
+            self.end(key, "cancelled", ErrorCode.INTERRUPTED, None)
         return self.record
 
 

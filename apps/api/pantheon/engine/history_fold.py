@@ -38,6 +38,7 @@ from pantheon.engine.prompting import (
 from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry, SessionSummary
 from pantheon.engine.speakers import MANAGER_KEY
 from pantheon.engine.summary_prompt import summary_system, summary_task, transcript
+from pantheon.error_codes import ErrorCode
 from pantheon.llm.tokenizers import TokenCounter
 from pantheon.llm.tokens import MESSAGE_OVERHEAD_TOKENS
 from pantheon.llm.types import ChatMessage, LLMRequest
@@ -195,6 +196,6 @@ def _chunks(
 
 def _failure_code(ctx: TurnContext, answer: str | None) -> str:
     if answer is not None:
-        return "empty_summary"
+        return ErrorCode.EMPTY_SUMMARY
     calls = [c for c in ctx.record.llm_calls if c.purpose == "summary"]
-    return (calls[-1].error_code if calls else None) or "summary_failed"
+    return (calls[-1].error_code if calls else None) or ErrorCode.SUMMARY_FAILED

@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pantheon.error_codes import ErrorCode
+
 if TYPE_CHECKING:  # record imports this module: no import cycle at run time
     from pantheon.engine.record import ProducedMessage
 
@@ -27,7 +29,7 @@ def message_body(message: ProducedMessage) -> str:
     if message.status == "failed":
         return f"[failed: {message.error_code or 'error'}]"
     if message.status == "cancelled":
-        cut = "interrupted" if message.error_code == "interrupted" else "cancelled"
+        cut = "interrupted" if message.error_code == ErrorCode.INTERRUPTED else "cancelled"
         return f"{message.content} [{cut}]".lstrip()
     if message.status == "awaiting_approval":  # docs/approvals.md
         return f"{message.content.rstrip()} [awaiting approval]".lstrip()

@@ -2,9 +2,9 @@
 
 Promises: ``SpeakerRun.message`` is set exactly once, when the speaker stops for any
 reason; ``CallOutcome.status`` stays ``"cancelled"`` unless the call ended by itself;
-failure sentences are fixed per error code, so provider text never reaches users, except
-an upstream's reason for refusing a request as invalid (``LLMError.refusal``: cleaned and
-bounded), without which nobody could tell what to fix.
+failure sentences are fixed per error code (``pantheon.error_codes``), so provider text
+never reaches users, except an upstream's reason for refusing a request as invalid
+(``LLMError.refusal``: cleaned and bounded), without which nobody could tell what to fix.
 """
 
 from __future__ import annotations
@@ -15,24 +15,12 @@ from pantheon.engine.approvals import PausedAgent
 from pantheon.engine.prompting import Contribution
 from pantheon.engine.record import ProducedMessage
 from pantheon.engine.values import CallStatus, MessageStatus, SpeakerRole
+from pantheon.error_codes import event_sentence
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import LLMRequest, ToolCall, Usage
 
 MANAGER_KEY = "manager"
 MANAGER_NAME = "Manager"
-EMPTY_ANSWER = "empty_answer"  # the model's calls ended with no text at all
-_SAFE_MESSAGES = {
-    "rate_limited": "The model provider is rate limiting requests; try again later.",
-    "unavailable": "The model provider is unavailable right now.",
-    "timeout": "The model did not answer in time.",
-    "deadline_exceeded": "The model call ran out of time for this turn.",
-    "bad_request": "The model provider rejected the request.",
-    "unknown_model": "This agent's model alias is not configured.",
-    "internal_error": "The agent failed unexpectedly.",
-    "budget_exceeded": "The spending limit was reached, so this agent was skipped.",
-    EMPTY_ANSWER: "The model answered with no text.",
-}
-
 _MESSAGE_STATUS: dict[CallStatus, MessageStatus] = {
     "ok": "ok",
     "error": "failed",
@@ -45,7 +33,7 @@ def user_safe_message(code: str, refusal: str | None = None) -> str:
     request as invalid (``LLMError.refusal``); no other provider text reaches users."""
     if refusal:
         return f"The model provider refused the request as invalid: {refusal}"
-    return _SAFE_MESSAGES.get(code, "The model call failed.")
+    return event_sentence(code)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,6 @@ from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import LLMRequest, ModelAlias
 
-BUDGET_EXCEEDED = "budget_exceeded"  # the code of a call the guard refused
 MIN_REPLY_TOKENS = 256  # a call that cannot afford this much answer is not started
 
 

@@ -1,5 +1,5 @@
-"""The one source of each closed set of values a turn uses: statuses, purposes (modes are
-declared in ``engine/modes/specs.py`` and re-exported here).
+"""The one source of each closed set of values a turn uses: statuses, purposes, budget
+periods (modes are declared in ``engine/modes/specs.py`` and re-exported here).
 
 The engine, the DB models (column comments), the API schemas and the docs all take these
 names from here; the tuples are derived from the ``Literal`` types, so they cannot drift.
@@ -26,6 +26,8 @@ MessageStatus = Literal["ok", "failed", "cancelled", "awaiting_approval"]
 # A gated tool call: waiting for a person, or what the person decided.
 ApprovalStatus = Literal["pending", "approved", "rejected"]
 CallStatus = Literal["ok", "error", "cancelled"]
+# The UTC windows a spend limit counts in (budgets/periods.py).
+BudgetPeriod = Literal["day", "month"]
 MessageRole = Literal["user", "assistant", "manager"]
 SpeakerRole = Literal["assistant", "manager"]  # the roles the engine produces
 
@@ -34,11 +36,13 @@ MESSAGE_STATUSES: tuple[MessageStatus, ...] = get_args(MessageStatus)
 CALL_STATUSES: tuple[CallStatus, ...] = get_args(CallStatus)
 MESSAGE_ROLES: tuple[MessageRole, ...] = get_args(MessageRole)
 APPROVAL_STATUSES: tuple[ApprovalStatus, ...] = get_args(ApprovalStatus)
+BUDGET_PERIODS: tuple[BudgetPeriod, ...] = get_args(BudgetPeriod)
 PURPOSES: tuple[Purpose, ...] = get_args(Purpose)
 REVIEW_STOPS: tuple[ReviewStop, ...] = get_args(ReviewStop)
 
 __all__ = [
     "APPROVAL_STATUSES",
+    "BUDGET_PERIODS",
     "CALL_STATUSES",
     "MESSAGE_ROLES",
     "MESSAGE_STATUSES",
@@ -48,6 +52,7 @@ __all__ = [
     "ROOM_MODES",
     "TURN_STATUSES",
     "ApprovalStatus",
+    "BudgetPeriod",
     "CallStatus",
     "MessageRole",
     "MessageStatus",

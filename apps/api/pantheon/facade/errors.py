@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 
+from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError, Conflict, NotFound, body_error
 
 FACADE_PREFIX = "/openai/v1"
@@ -40,13 +41,13 @@ _TYPES: dict[int, tuple[str, str]] = {
     503: ("server_error", "unavailable"),
 }
 # Pantheon's codes that OpenAI clients know under another name.
-_CODES = {
+_CODES: dict[str, str] = {
     "unprocessable": "invalid_request",
     "unauthorized": "invalid_api_key",
-    "rate_limited": "rate_limit_exceeded",
+    ErrorCode.RATE_LIMITED: "rate_limit_exceeded",
     "too_large": "request_too_large",
-    "bad_request": "invalid_request",
-    "budget_exceeded": "insufficient_quota",
+    ErrorCode.BAD_REQUEST: "invalid_request",
+    ErrorCode.BUDGET_EXCEEDED: "insufficient_quota",
 }
 
 
@@ -85,7 +86,7 @@ class TurnBroken(AppError):
     """500: the turn could not run (its stream ended with an ``error`` event)."""
 
     status_code = 500
-    code = "internal_error"
+    code: str = ErrorCode.INTERNAL_ERROR
 
 
 class OpenAIErrorDetail(BaseModel):

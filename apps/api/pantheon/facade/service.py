@@ -19,7 +19,7 @@ from typing import Any
 
 from pantheon.db.models import Agent, ChatSession, Room
 from pantheon.db.uow import unit_of_work
-from pantheon.engine.spending import BUDGET_EXCEEDED
+from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError, Conflict, ServiceUnavailable
 from pantheon.facade.errors import (
     InvalidRequest,
@@ -152,12 +152,12 @@ def outcome_error(transcript: Transcript, turn_id: str) -> AppError | None:
     """The error a finished turn's client gets instead of an answer, if any."""
     if transcript.error is not None:
         code, message = transcript.error
-        if code == "persistence_failed":
+        if code == ErrorCode.PERSISTENCE_FAILED:
             return ServiceUnavailable(f"turn {turn_id}: {message}")
         return TurnBroken(f"turn {turn_id}: {message}")
     if transcript.status is None:
         return TurnBroken(f"turn {turn_id} ended without an outcome")
-    spent = transcript.error_code == BUDGET_EXCEEDED
+    spent = transcript.error_code == ErrorCode.BUDGET_EXCEEDED
     if spent and (transcript.status == "failed" or not transcript.answered):
         return QuotaExhausted(
             f"turn {turn_id} stopped: a spend limit could not cover its next LLM call; "

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pantheon.engine.modes.specs import MODES, AnswerSource, mode_spec
+from pantheon.error_codes import ErrorCode
 from pantheon.facade.schemas import Usage
 
 Field = Literal["content", "reasoning_content"]
@@ -200,5 +201,6 @@ class Transcript:
         return []
 
     def _on_error(self, event: dict[str, Any]) -> list[Piece]:
-        self.error = (str(event.get("code", "internal_error")), str(event.get("message", "")))
+        code = event.get("code", ErrorCode.INTERNAL_ERROR)
+        self.error = (str(code), str(event.get("message", "")))
         return []

@@ -37,6 +37,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.engine.events import ErrorEvent, TurnEvent, event_to_json
 from pantheon.engine.fold import INTERRUPTED, rebuild_record
 from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.error_codes import ErrorCode
 from pantheon.live.meta import TurnMeta
 from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import PublishedEvent
@@ -50,7 +51,7 @@ def interrupted_event(turn_id: str) -> ErrorEvent:
     """The last event of an interrupted turn, stored and sent to its listeners."""
     return ErrorEvent(
         turn_id=turn_id,
-        code=INTERRUPTED,
+        code=ErrorCode.INTERRUPTED,
         message="the server running this turn stopped before it finished",
     )
 
@@ -86,7 +87,7 @@ async def record_interrupted(
     # its decisions, as the meta keeps them); the roster is gone.
     snapshot = TurnSnapshot(meta.turn_id, meta.session_id, meta.mode, meta.message, (), "")
     finished = FinishedTurn(
-        snapshot=snapshot, record=record, status=INTERRUPTED, error_code=INTERRUPTED,
+        snapshot=snapshot, record=record, status=INTERRUPTED, error_code=ErrorCode.INTERRUPTED,
         started_at=meta.created_at, finished_at=ended_at or utcnow(),
         message_ids=plan_message_ids(record), idempotency_key=None,
         request_hash=meta.request_hash, continues=meta.continues,

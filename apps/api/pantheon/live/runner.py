@@ -20,9 +20,10 @@ from pantheon.engine.events import ErrorEvent, TurnCompletedEvent
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.run import run_turn
 from pantheon.engine.snapshot import TurnSnapshot
-from pantheon.engine.spending import BUDGET_EXCEEDED, SpendGuard
+from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.values import TurnStatus
+from pantheon.error_codes import ErrorCode
 from pantheon.live.meta import continued_turn
 from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import LiveTurn
@@ -81,13 +82,13 @@ def _error_code(abort: TurnAbort | None, record: TurnRecord) -> str | None:
     """Why the turn ended early: its abort, or a spend limit that skipped some calls."""
     if abort not in (None, TurnAbort.CANCELLED):
         return abort.value
-    if abort is None and any(m.error_code == BUDGET_EXCEEDED for m in record.messages):
-        return BUDGET_EXCEEDED
+    if abort is None and any(m.error_code == ErrorCode.BUDGET_EXCEEDED for m in record.messages):
+        return ErrorCode.BUDGET_EXCEEDED
     return None
 
 
 def _hit_deadline(record: TurnRecord) -> bool:
-    return any(call.error_code == "deadline_exceeded" for call in record.llm_calls)
+    return any(call.error_code == ErrorCode.DEADLINE_EXCEEDED for call in record.llm_calls)
 
 
 async def _shielded(write: asyncio.Task[None]) -> None:
@@ -133,7 +134,7 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     turn_id = job.snapshot.turn_id
     if abort is TurnAbort.INTERNAL_ERROR:
         final: ErrorEvent | TurnCompletedEvent = ErrorEvent(
-            turn_id=turn_id, code="internal_error", message="the turn could not run"
+            turn_id=turn_id, code=ErrorCode.INTERNAL_ERROR, message="the turn could not run"
         )
     else:
         final = TurnCompletedEvent(
@@ -156,7 +157,7 @@ async def _record_and_finish(
         live.publish(
             ErrorEvent(
                 turn_id=finished.snapshot.turn_id,
-                code="persistence_failed",
+                code=ErrorCode.PERSISTENCE_FAILED,
                 message="the turn could not be saved",
             )
         )

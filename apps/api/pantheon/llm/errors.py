@@ -8,9 +8,11 @@ hundred characters), which the agent's failure shows, so a person can fix the re
 
 from __future__ import annotations
 
+from pantheon.error_codes import ErrorCode
+
 
 class LLMError(Exception):
-    code = "llm_error"
+    code = ErrorCode.LLM_ERROR
     retryable = False
 
     def __init__(
@@ -23,26 +25,26 @@ class LLMError(Exception):
 
 
 class RateLimited(LLMError):
-    code = "rate_limited"
+    code = ErrorCode.RATE_LIMITED
     retryable = True
 
 
 class Unavailable(LLMError):
-    code = "unavailable"
+    code = ErrorCode.UNAVAILABLE
     retryable = True
 
 
 class Timeout(LLMError):
-    code = "timeout"
+    code = ErrorCode.TIMEOUT
     retryable = True
 
 
 class BadRequest(LLMError):
-    code = "bad_request"
+    code = ErrorCode.BAD_REQUEST
 
 
 class UnknownModel(BadRequest):
-    code = "unknown_model"
+    code = ErrorCode.UNKNOWN_MODEL
 
 
 class CallTimedOut(Timeout):
@@ -54,4 +56,4 @@ class CallTimedOut(Timeout):
 class DeadlineExceeded(CallTimedOut):
     """The turn the call belongs to reached its deadline."""
 
-    code = "deadline_exceeded"
+    code = ErrorCode.DEADLINE_EXCEEDED

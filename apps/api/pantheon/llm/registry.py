@@ -17,11 +17,10 @@ leaves that much of the window free) and how prompts are counted (``tokenizer``,
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import Any, cast
 
+from pantheon.config_file import ConfigFile, read_config_file
 from pantheon.llm.errors import UnknownModel
 from pantheon.llm.tokenizers import check_spec
 from pantheon.llm.types import STRUCTURED_OUTPUT_KINDS, ModelAlias, StructuredOutput
@@ -49,9 +48,8 @@ class ModelRegistry:
         A file entry named ``scripted`` replaces the built-in one.
         """
         aliases = {SCRIPTED_ALIAS.name: SCRIPTED_ALIAS}
-        path = settings.resolved_config_file
-        if path is not None:
-            aliases.update({a.name: a for a in load_models_file(path)})
+        config = read_config_file(settings.resolved_config_file)
+        aliases.update({a.name: a for a in load_models(config)})
         return cls(aliases.values())
 
     def get(self, name: str) -> ModelAlias:
@@ -74,25 +72,17 @@ class ModelRegistry:
         return len(self._aliases)
 
 
-def load_models_file(path: Path) -> list[ModelAlias]:
-    """Parse a models TOML file; ``ValueError`` naming the file (and alias) when invalid."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"models file {path}: cannot read ({exc.strerror or exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"models file {path}: invalid TOML ({exc})") from exc
-    models = data.get("models", {})
-    if not isinstance(models, dict):
-        raise ValueError(f"models file {path}: 'models' must be a table of [models.NAME]")
+def load_models(config: ConfigFile) -> list[ModelAlias]:
+    """The aliases of the file's ``[models.*]`` tables; ``ValueError`` naming the file and
+    the alias when one is invalid."""
     aliases = []
-    for name, table in cast(dict[str, Any], models).items():
+    for name, table in config.section("models").items():
         if not isinstance(table, dict):
-            raise ValueError(f"models file {path}: models.{name} must be a table")
+            raise config.error(f"models.{name} must be a table")
         try:
             aliases.append(_parse_alias(name, cast(dict[str, Any], table)))
         except ValueError as exc:
-            raise ValueError(f"models file {path}: models.{name}: {exc}") from None
+            raise config.error(f"models.{name}: {exc}") from None
     return aliases
 
 

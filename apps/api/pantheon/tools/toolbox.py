@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 
+from pantheon.config_file import read_config_file
 from pantheon.engine.tooling import ToolResult, ToolScope
 from pantheon.llm.types import ToolDefinition
 from pantheon.settings import Settings, ToolSettings
@@ -198,7 +199,7 @@ async def open_toolbox(
     Supervisors are plain tasks rather than children of a task group here, so entering and
     leaving this context may happen in different tasks (pytest fixtures, some lifespans);
     each supervisor still opens and closes its own connection itself."""
-    configs = load_mcp_servers(settings.resolved_config_file, settings.tools)
+    configs = load_mcp_servers(read_config_file(settings.resolved_config_file), settings.tools)
     limit = settings.tools.max_result_chars
     registry = registry or ToolRegistry.with_builtins(max_result_chars=limit)
     supervisors: set[asyncio.Task[None]] = set()

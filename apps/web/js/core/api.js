@@ -126,6 +126,7 @@ const search = (q) => (q ? `?q=${encodeURIComponent(q)}` : "");
 export const api = {
   models: () => request("GET", "/v1/models").then((page) => page.items),
   modes: () => request("GET", "/v1/modes").then((page) => page.items),
+  errorCodes: () => request("GET", "/v1/error-codes").then((page) => page.items),
   tools: () => all("/v1/tools"),
 
   rooms: () => all("/v1/rooms"),

@@ -5,19 +5,14 @@ const UUID = /\s*\(?\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const ENV_NOTE = /\s*\((?:PANTHEON|OPENAI|[A-Z][A-Z0-9]*)_[A-Z0-9_]+\)/g;
 const ROUTE_HINT = /;?\s*(?:add one )?with (?:GET|POST|PATCH|DELETE) \/v1\/\S+/g;
 
-const FAILURES = {
-  rate_limited: "The model provider is limiting requests. Wait a minute and try again.",
-  unavailable: "The model provider could not be reached. Try again in a moment.",
-  timeout: "The model took too long to answer.",
-  bad_request: "The model provider refused the request.",
-  unknown_model: "This agent's model is not set up on the server. Pick another model in the agent's settings.",
-  internal_error: "Something went wrong inside Pantheon while this agent answered.",
-  llm_error: "The model call failed.",
-  interrupted: "The server stopped while this turn was running, so it did not finish.",
-  persistence_failed: "The answers could not be saved, so this turn was lost.",
-  budget_exceeded: "The spending limit was reached, so this agent was skipped.",
-  empty_answer: "The model answered with no text. Try again, or pick a stronger model for this agent.",
-};
+// code -> sentence, from GET /v1/error-codes (pantheon/error_codes.py), set once at
+// start-up by app.js: the page keeps no copy of its own.
+let failures = new Map();
+
+/** Keep the server's error codes: items of {code, sentence}. */
+export function setErrorCodes(items) {
+  failures = new Map(items.map(({ code, sentence }) => [code, sentence]));
+}
 
 const NOT_FOUND = {
   room: "This room no longer exists; it may have been deleted.",
@@ -26,9 +21,13 @@ const NOT_FOUND = {
   turn: "This turn is not on the server (any more).",
 };
 
-/** A sentence for an agent failure or a turn error (`code` from the event). */
+/**
+ * A sentence for an agent failure or a turn error (`code` from the event): the server's
+ * sentence for the code, else the event's own text, tidied.
+ */
 export function describeFailure(code, fallback = "", scope = "agent") {
-  if (FAILURES[code]) return FAILURES[code];
+  const known = failures.get(code);
+  if (known) return known;
   const text = tidy(fallback);
   if (scope === "turn") return text ? `The turn could not run: ${text}` : "The turn could not run.";
   return text || "This agent failed.";

@@ -19,13 +19,12 @@ replaces a name::
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, cast
 
 import httpx
 
+from pantheon.config_file import ConfigFile, read_config_file
 from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.embedders.hashing import HashingEmbedder
 from pantheon.knowledge.embedders.local import LocalEmbedder
@@ -42,25 +41,16 @@ BUILTIN: dict[str, dict[str, Any]] = {
 }
 
 
-def embedder_tables(path: Path | None) -> dict[str, dict[str, Any]]:
+def embedder_tables(config: ConfigFile) -> dict[str, dict[str, Any]]:
     """The built-in tables updated with the file's ``[embedders.*]`` tables."""
     tables = dict(BUILTIN)
-    if path is None:
-        return tables
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"config file {path}: cannot read ({exc})") from exc
-    section = data.get("embedders", {})
-    if not isinstance(section, dict):
-        raise ValueError(f"config file {path}: 'embedders' must be a table of [embedders.NAME]")
-    for name, table in cast(dict[str, Any], section).items():
+    for name, table in config.section("embedders").items():
         if not isinstance(table, dict):
-            raise ValueError(f"config file {path}: embedders.{name} must be a table")
+            raise config.error(f"embedders.{name} must be a table")
         try:
             tables[name] = _validate(cast(dict[str, Any], table))
         except ValueError as exc:
-            raise ValueError(f"config file {path}: embedders.{name}: {exc}") from None
+            raise config.error(f"embedders.{name}: {exc}") from None
     return tables
 
 
@@ -92,7 +82,7 @@ def _positive_int(value: object) -> bool:
 
 def build_embedder(settings: Settings, client: httpx.AsyncClient) -> Embedder:
     """The embedder named by ``settings.knowledge.embedder``; ``ValueError`` if unknown."""
-    tables = embedder_tables(settings.resolved_config_file)
+    tables = embedder_tables(read_config_file(settings.resolved_config_file))
     name = settings.knowledge.embedder
     if name not in tables:
         known = ", ".join(sorted(tables))

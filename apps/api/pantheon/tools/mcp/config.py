@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal, Self, cast
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from pantheon.config_file import ConfigFile
 from pantheon.settings import ToolSettings
 from pantheon.tools.entries import SERVER_NAME_PATTERN
 from pantheon.tools.registry import describe_errors
@@ -82,28 +81,17 @@ def expand(value: str, environ: Mapping[str, str]) -> str:
 
 
 def load_mcp_servers(
-    path: Path | None, tools: ToolSettings, environ: Mapping[str, str] | None = None
+    config: ConfigFile, tools: ToolSettings, environ: Mapping[str, str] | None = None
 ) -> list[McpServerConfig]:
-    """The servers of the config file (none without one); ``ValueError`` naming the file
-    and the server when a table is invalid."""
-    if path is None:
-        return []
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"config file {path}: cannot read ({exc.strerror or exc})") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"config file {path}: invalid TOML ({exc})") from exc
-    tables = data.get("mcp_servers", {})
-    if not isinstance(tables, dict):
-        raise ValueError(f"config file {path}: 'mcp_servers' must be a table of [mcp_servers.NAME]")
+    """The servers of the config file's ``[mcp_servers.*]`` tables (none without a file);
+    ``ValueError`` naming the file and the server when a table is invalid."""
     env = os.environ if environ is None else environ
     servers = []
-    for name, table in cast(dict[str, Any], tables).items():
+    for name, table in config.section("mcp_servers").items():
         try:
             servers.append(_parse(name, table, tools, env))
         except ValueError as exc:
-            raise ValueError(f"config file {path}: mcp_servers.{name}: {exc}") from None
+            raise config.error(f"mcp_servers.{name}: {exc}") from None
     return servers
 
 
