@@ -89,6 +89,15 @@ class _ServerThread(threading.Thread):
         await self.server.serve(sockets=[self.sock])
 
 
+PRICED_MODELS_TOML = """
+[models.metered]
+provider = "scripted"
+input_price_per_mtok = 1000.0
+output_price_per_mtok = 0.0
+context_window = 4096
+"""
+
+
 @contextlib.contextmanager
 def running_server(
     data_dir: Path,
@@ -101,8 +110,11 @@ def running_server(
 
     ``graceful_s`` bounds how long stopping waits for open requests (streams included):
     a small value cuts the connections like a crash would."""
+    models_file = data_dir / "models.toml"  # a priced fake model, for spend limits
+    models_file.write_text(PRICED_MODELS_TOML)
     settings = Settings(
         data_dir=data_dir,
+        models_file=models_file,
         database_url=f"sqlite+aiosqlite:///{database or data_dir / 'web.db'}",
         default_model="scripted",
         orchestrator=OrchestratorSettings(max_depth=2),

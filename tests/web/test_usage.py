@@ -47,6 +47,9 @@ def test_session_and_room_usage_dialogs(page: Page, server: LiveServer) -> None:
 
 def test_a_spent_budget_is_explained_when_sending(page: Page, server: LiveServer) -> None:
     made = server.room_with("Capped", ["cap"], mode="roundtable")
+    # A $0 budget refuses only turns that may spend: the agent runs on a priced model.
+    (cap,) = [a for a in server.api("GET", "/v1/agents")["items"] if a["key"] == "cap"]
+    server.api("PATCH", f"/v1/agents/{cap['id']}", {"model": "metered"})
     user_id = server.api("GET", "/v1/admin/users")["items"][0]["id"]
     budgets = f"/v1/admin/users/{user_id}/budgets"
     server.api("PUT", budgets, {"daily_usd": 0})  # nothing may be spent today
