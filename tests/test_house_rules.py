@@ -72,6 +72,44 @@ def test_the_import_rule_catches_what_it_should() -> None:
     assert _python_files(ENGINE), "the engine package moved; update ENGINE"
 
 
+# The lifespan builds the services (main.py), deps.py hands them out (issue 22 part 4).
+STATE_READERS = {PACKAGE / "main.py", PACKAGE / "deps.py"}
+# The HTTP edge below every protocol: none of it knows the OpenAI facade's shapes.
+EDGE_MODULES = ("errors.py", "limits.py", "body_limits.py", "deps.py")
+
+
+def _reads_app_state(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Attribute) and node.attr == "state":
+            owner = node.value
+            name = owner.id if isinstance(owner, ast.Name) else getattr(owner, "attr", "")
+            if name.endswith("app"):  # app.state, request.app.state, self._app.state
+                return True
+    return False
+
+
+def test_only_the_lifespan_and_deps_touch_app_state() -> None:
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in _python_files(PACKAGE)
+        if path not in STATE_READERS and _reads_app_state(path)
+    ]
+    assert offenders == [], f"take Services through a dependency (deps.py): {offenders}"
+    assert all(_reads_app_state(path) for path in STATE_READERS), "update STATE_READERS"
+
+
+def test_the_http_edge_imports_no_protocol() -> None:
+    offenders = {
+        name: sorted(
+            m for m in _imported_modules(PACKAGE / name) if m.startswith("pantheon.facade")
+        )
+        for name in EDGE_MODULES
+    }
+    assert {k: v for k, v in offenders.items() if v} == {}, (
+        "register the protocol's error shape in errors.ErrorShapes instead"
+    )
+
+
 def test_every_json_body_cleans_unstorable_text() -> None:
     """Each route's JSON body model derives from ``RequestBody`` (docs/adr/0007)."""
     import importlib

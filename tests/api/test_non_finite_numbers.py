@@ -34,7 +34,7 @@ async def _routes(client: httpx.AsyncClient, app: FastAPI) -> list[tuple[str, st
     room = await create_room(client, ["alpha"])
     agent = await create_agent(client, "beta")
     session = (await create_session(client, room["id"]))["id"]
-    user = app.state.local_user_id
+    user = app.state.services.local_user_id
     return [
         ("POST", "/v1/rooms", b'{"name": $}', "name"),
         ("PATCH", f"/v1/rooms/{room['id']}", b'{"description": $}', "description"),
@@ -76,7 +76,7 @@ async def test_the_echoed_non_finite_input_is_a_string(client: httpx.AsyncClient
 async def test_a_non_finite_budget_is_refused_and_not_stored(
     client: httpx.AsyncClient, app: FastAPI, number: bytes
 ) -> None:
-    url = f"/v1/admin/users/{app.state.local_user_id}/budgets"
+    url = f"/v1/admin/users/{app.state.services.local_user_id}/budgets"
     response = await _post(client, url, b'{"daily_usd": %s, "monthly_usd": 5}' % number, "PUT")
     _field_named(response, "daily_usd")
     assert "finite number" in response.text

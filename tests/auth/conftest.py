@@ -91,7 +91,7 @@ async def make_clients(
         manager = LifespanManager(app)
         await manager.__aenter__()
         managers.append(manager)
-        db: Database = app.state.db
+        db: Database = app.state.services.db
         keys = {
             "alice": await make_user(db, "alice"),
             "bob": await make_user(db, "bob"),

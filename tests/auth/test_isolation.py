@@ -70,7 +70,7 @@ async def _alice_world(users: Clients) -> dict[str, str]:
     solo = await alice.post(f"/v1/agents/{agent_id}/sessions", json={})
     turn = await alice.post(f"/v1/sessions/{session['id']}/turns", json={"message": "secret"})
     assert turn.status_code == 201, turn.text
-    async with unit_of_work(users.app.state.db, write=False) as db:
+    async with unit_of_work(users.app.state.services.db, write=False) as db:
         alice_id = await db.scalar(select(User.id).where(User.name == "alice"))
     files = {"file": ("secret.txt", b"The secret recipe uses saffron.")}
     document = await alice.post(f"/v1/rooms/{room['id']}/documents", files=files)
@@ -183,10 +183,10 @@ async def test_running_turn_is_invisible_to_bob(users: Clients, scripted: Script
     url = f"/v1/sessions/{session['id']}/turns"
     task = asyncio.create_task(users.alice.post(url, json={"message": "hi"}))
     for _ in range(500):  # the turn is registered within a few event-loop iterations
-        if users.app.state.live_turns.running():
+        if users.app.state.services.live_turns.running():
             break
         await asyncio.sleep(0.01)
-    turn_id = users.app.state.live_turns.running()[0].turn_id
+    turn_id = users.app.state.services.live_turns.running()[0].turn_id
     assert (await users.bob.get(f"/v1/turns/{turn_id}")).status_code == 404
     assert (await users.bob.get(f"/v1/turns/{turn_id}/events")).status_code == 404
     assert (await users.bob.post(f"/v1/turns/{turn_id}/cancel")).status_code == 404

@@ -66,7 +66,7 @@ async def test_keys_are_stored_hashed_with_a_visible_prefix(users: Clients) -> N
     assert prefix is not None
     assert prefix.startswith("pk_")
     assert len(prefix) == 11
-    async with unit_of_work(users.app.state.db, write=False) as session:
+    async with unit_of_work(users.app.state.services.db, write=False) as session:
         row = await session.scalar(select(ApiKey).where(ApiKey.prefix == prefix))
     assert row is not None
     assert row.key_hash == hash_key(key) != key

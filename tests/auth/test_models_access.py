@@ -11,7 +11,7 @@ from tests.factories import create_room, create_session
 
 
 async def _restrict(users: Clients, name: str, models: list[str] | None) -> None:
-    async with unit_of_work(users.app.state.db, write=True) as session:
+    async with unit_of_work(users.app.state.services.db, write=True) as session:
         await UserService(UserRepository(session)).set_allowed_models(name, models)
 
 

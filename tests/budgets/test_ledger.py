@@ -27,7 +27,7 @@ async def _guard(
     user_id = await my_user_id(client)
     budget = await set_budget(client, user_id, daily_usd=daily_usd)
     limit = Limit(uuid.UUID(budget["id"]), uuid.UUID(user_id), None, "day", to_micros(daily_usd))
-    return LedgerGuard(app.state.db, [limit], ttl_s), user_id
+    return LedgerGuard(app.state.services.db, [limit], ttl_s), user_id
 
 
 async def test_holds_count_until_settled(app: FastAPI, client: httpx.AsyncClient) -> None:

@@ -29,7 +29,7 @@ async def test_a_200_turn_session_keeps_answering_within_a_small_window(
     scripted.script(summary, purpose="summary")
     session = await tiny.session(["alpha"])
     app: FastAPI = tiny.app
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     await seed_turns(db, session, SEEDED, "alpha")
     covered: list[int] = []
     for n in range(3):

@@ -7,16 +7,26 @@ to the engine (it must turn them into error results). ``calls`` logs what ran.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from pantheon.engine.tooling import ToolError, ToolResult, ToolScope
+from fastapi import FastAPI
+
+from pantheon.engine.tooling import ToolError, ToolResult, ToolRunner, ToolScope
 from pantheon.llm.providers.scripted import ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest, ToolDefinition
 
 Tool = Callable[[Mapping[str, Any]], Awaitable[str]]
 _PRODUCT = re.compile(r"^\s*(-?\d+)\s*([*+-])\s*(-?\d+)\s*$")
+
+
+def use_tools(app: FastAPI, runner: ToolRunner) -> None:
+    """Give the running ``app`` this tool runner, for agent validation and turns alike."""
+    services = app.state.services
+    turns = dataclasses.replace(services.turns, tools=runner)
+    app.state.services = dataclasses.replace(services, tools=runner, turns=turns)
 
 
 async def calculator(args: Mapping[str, Any]) -> str:

@@ -65,7 +65,7 @@ async def test_a_turn_cancelled_through_the_native_api_answers_what_it_had(
     model = await room_model(client, ["alpha"], "roundtable")
     call = asyncio.create_task(oai.chat.completions.create(model=model, messages=[user("go")]))
     for _ in range(500):  # wait for the first words of the turn
-        running = app.state.live_turns.running()
+        running = app.state.services.live_turns.running()
         if running and any(e.event.type == "delta" for e in running[0].events):
             break
         await asyncio.sleep(0.01)

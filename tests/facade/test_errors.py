@@ -144,7 +144,7 @@ async def test_busy_session_is_409(
     url = f"/v1/sessions/{session['id']}/turns"
     native = asyncio.create_task(client.post(url, json={"message": "first"}))
     for _ in range(500):  # the turn is registered within a few event-loop iterations
-        if app.state.live_turns.running():
+        if app.state.services.live_turns.running():
             break
         await asyncio.sleep(0.01)
     with pytest.raises(openai.ConflictError) as raised:

@@ -71,9 +71,9 @@ async def test_deleted_rooms_and_agents_are_not_models(
 
 async def _duplicate_key(app: FastAPI, key: str) -> uuid.UUID:
     """A second live agent with ``key``: only possible outside the API (a race, a script)."""
-    async with unit_of_work(app.state.db, write=True) as db:
+    async with unit_of_work(app.state.services.db, write=True) as db:
         twin = Agent(
-            owner_id=app.state.local_user_id, key=key, name="Twin", role_prompt="r",
+            owner_id=app.state.services.local_user_id, key=key, name="Twin", role_prompt="r",
             model="scripted", tools=[], created_at=utcnow(),
         )  # fmt: skip
         db.add(twin)

@@ -26,7 +26,7 @@ BIG = "\n\n".join(f"{MARKER} paragraph {n}. " + "Filler words here. " * 36 for n
 @pytest.fixture
 def gated(app: FastAPI) -> GatedEmbedder:
     embedder = GatedEmbedder(MARKER)
-    app.state.ingest.embedder = embedder
+    app.state.services.knowledge.ingest.embedder = embedder
     return embedder
 
 
@@ -79,7 +79,7 @@ async def test_a_stuck_document_fails_at_the_ingest_deadline(
 ) -> None:
     client, app = short_deadline
     gated = GatedEmbedder(MARKER)  # never released
-    app.state.ingest.embedder = gated
+    app.state.services.knowledge.ingest.embedder = gated
     _, big = await _big_one_embedding(client, gated)
     failed = await settled(client, big, timeout_s=20)
     assert failed["status"] == "failed"

@@ -71,7 +71,7 @@ async def test_shutdown_kills_the_parser_child(settings: Settings) -> None:
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             place = f"rooms/{(await create_room(client))['id']}"
             await ingested(client, place, "one.txt", b"Parsed in a child process.")
-        children = app.state.ingest.parser.pids()
+        children = app.state.services.knowledge.ingest.parser.pids()
         assert children, "the parse ran in no child process"
     assert [pid for pid in children if not _gone(pid)] == []
 

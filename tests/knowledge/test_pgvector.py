@@ -62,18 +62,20 @@ async def pg_client(pg_app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
 
 async def _ranked(app: FastAPI, place: str, query: str, *, hnsw: bool) -> list[uuid.UUID]:
     """Chunk ids of a vector-only search, through pgvector or the exact numpy path."""
-    async with unit_of_work(app.state.db, write=False) as session:
+    services = app.state.services
+    async with unit_of_work(services.db, write=False) as session:
         search = KnowledgeSearch(
-            ChunkRepository(session), app.state.embedder, app.state.db.dialect, None,
-            app.state.pgvector if hnsw else None,
+            ChunkRepository(session), services.knowledge.embedder, services.db.dialect, None,
+            services.knowledge.pgvector if hnsw else None,
         )  # fmt: skip
-        hits = await search.search(app.state.local_user_id, [place], query, 10, mode="vector")
+        hits = await search.search(services.local_user_id, [place], query, 10, mode="vector")
     return [hit.chunk_id for hit in hits]
 
 
 async def _add_filler(app: FastAPI, document_id: str, count: int) -> None:
     """Random unit vectors as extra chunks of one document, written as ingest writes them."""
-    embedder, pgvector = app.state.embedder, app.state.pgvector
+    knowledge = app.state.services.knowledge
+    embedder, pgvector = knowledge.embedder, knowledge.pgvector
     rng = np.random.default_rng(7)
     vectors = rng.standard_normal((count, embedder.dim)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -89,7 +91,7 @@ async def _add_filler(app: FastAPI, document_id: str, count: int) -> None:
         )
         for i, vector in enumerate(vectors)
     ]
-    async with unit_of_work(app.state.db, write=True) as session:
+    async with unit_of_work(app.state.services.db, write=True) as session:
         session.add_all(chunks)
         await session.flush()
         await pgvector.store(session, [c.id for c in chunks], list(vectors))
@@ -126,14 +128,15 @@ async def test_hnsw_search_matches_exact_and_uses_the_index(
         assert await _ranked(pg_app, stored, query, hnsw=True) == await _ranked(
             pg_app, stored, query, hnsw=False
         )
-    pgvector: PgVector = pg_app.state.pgvector
-    vector = await pg_app.state.embedder.embed_query("which planet has rings?")
+    services = pg_app.state.services
+    pgvector: PgVector = services.knowledge.pgvector
+    vector = await services.knowledge.embedder.embed_query("which planet has rings?")
     params = {
-        "embedder": pg_app.state.embedder.ident, "owner": pg_app.state.local_user_id,
+        "embedder": services.knowledge.embedder.ident, "owner": services.local_user_id,
         "places": [stored], "ready": "ready", "q": "[" + ",".join(map(str, vector)) + "]",
         "k": 50,
     }  # fmt: skip
-    async with unit_of_work(pg_app.state.db, write=False) as session:
+    async with unit_of_work(pg_app.state.services.db, write=False) as session:
         rows = await session.execute(text("EXPLAIN " + pgvector.query_sql()), params)
         plan = "\n".join(rows.scalars())
     # The planner (tables analyzed) orders by the partial HNSW index instead of sorting.
@@ -212,7 +215,7 @@ async def test_reindex_to_another_dimension_and_backfill(
                 assert (knowledge["vector_search"], knowledge["dim"]) == ("pgvector-hnsw", 64)
                 hits = await search(http, place, "glacier valleys")
                 assert hits[0]["filename"] == "b.txt"
-            async with unit_of_work(app.state.db, write=False) as session:
+            async with unit_of_work(app.state.services.db, write=False) as session:
                 missing = "SELECT count(*) FROM chunks WHERE embedding_vec IS NULL"
                 assert await session.scalar(text(missing)) == 0
                 indexes = "SELECT indexname FROM pg_indexes WHERE indexname LIKE '%hnsw%'"

@@ -23,7 +23,7 @@ TOML = '[embedders.small]\nprovider = "hashing"\ndim = 64\n'
 
 async def _embedders(settings: Settings) -> set[tuple[str, int]]:
     app = create_app(settings)
-    async with LifespanManager(app), unit_of_work(app.state.db, write=False) as session:
+    async with LifespanManager(app), unit_of_work(app.state.services.db, write=False) as session:
         rows = await session.execute(select(Chunk.embedder, Chunk.dim))
         return {(name, dim) for name, dim in rows}
 

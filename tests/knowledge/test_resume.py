@@ -20,7 +20,7 @@ async def _server(settings: Settings, *, ingest: bool) -> AsyncIterator[httpx.As
     app = create_app(settings)
     async with LifespanManager(app):
         if not ingest:  # a process that dies before its worker gets to the documents
-            await app.state.ingest.stop()
+            await app.state.services.knowledge.ingest.stop()
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
             yield http

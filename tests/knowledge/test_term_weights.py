@@ -34,9 +34,13 @@ async def test_a_word_on_every_page_does_not_decide_the_ranking(
     manual = "\n\n".join([TITLE, PARTS, ANSWER]).encode()
     await ingested(client, f"rooms/{room['id']}", "acme.md", manual)
     await ingested(client, f"rooms/{other['id']}", "notes.md", ELSEWHERE.encode())
-    async with unit_of_work(app.state.db, write=False) as session:
-        search = KnowledgeSearch(ChunkRepository(session), app.state.embedder, app.state.db.dialect)
-        owner: uuid.UUID = app.state.local_user_id
+    async with unit_of_work(app.state.services.db, write=False) as session:
+        search = KnowledgeSearch(
+            ChunkRepository(session),
+            app.state.services.knowledge.embedder,
+            app.state.services.db.dialect,
+        )
+        owner: uuid.UUID = app.state.services.local_user_id
         hits = await search.search(
             owner, [f"room:{room['id']}"], "Which type does acme not handle?", 3, "keyword"
         )

@@ -17,7 +17,7 @@ from tests.knowledge.helpers import ingested
 
 
 def _scope(app: FastAPI, agent_id: str, room_id: str | None, owner: object = None) -> ToolScope:
-    owner_id = str(owner if owner is not None else app.state.local_user_id)
+    owner_id = str(owner if owner is not None else app.state.services.local_user_id)
     return ToolScope(owner_id, str(uuid.uuid4()), agent_id, "pilot", room_id)
 
 
@@ -31,7 +31,7 @@ async def test_finds_the_agents_and_the_rooms_documents_with_sources(
     await ingested(client, f"agents/{agent['id']}", "manual.pdf", pdf)
     await ingested(client, f"rooms/{room['id']}", "tower.txt", b"Runway 27 closes at dusk.")
     await ingested(client, f"rooms/{elsewhere['id']}", "other.txt", b"Runway 09 is reserved.")
-    tool = make_search_knowledge(app.state.db, app.state.embedder)
+    tool = make_search_knowledge(app.state.services.db, app.state.services.knowledge.embedder)
 
     text = await tool("flaps takeoff", scope=_scope(app, agent["id"], room["id"]))
     assert text.startswith("[1] manual.pdf, page 2\nFlaps set to fifteen degrees")
@@ -44,7 +44,7 @@ async def test_finds_the_agents_and_the_rooms_documents_with_sources(
 
 async def test_nothing_found_and_bad_input(app: FastAPI, client: httpx.AsyncClient) -> None:
     agent = await create_agent(client, "pilot")
-    tool = make_search_knowledge(app.state.db, app.state.embedder)
+    tool = make_search_knowledge(app.state.services.db, app.state.services.knowledge.embedder)
     scope = _scope(app, agent["id"], None)
     assert (await tool("anything", scope=scope)).startswith("No passages found for 'anything'")
     with pytest.raises(ToolError, match="query is empty"):
@@ -60,13 +60,13 @@ async def test_another_owners_documents_stay_hidden(
 ) -> None:
     agent = await create_agent(client, "pilot")
     await ingested(client, f"agents/{agent['id']}", "secret.txt", b"The vault code is 4711.")
-    tool = make_search_knowledge(app.state.db, app.state.embedder)
+    tool = make_search_knowledge(app.state.services.db, app.state.services.knowledge.embedder)
     stranger = _scope(app, agent["id"], None, owner=uuid.uuid4())
     assert (await tool("vault code", scope=stranger)).startswith("No passages found")
 
 
 def test_signature_is_what_the_tool_registry_reads(app: FastAPI) -> None:
-    tool = make_search_knowledge(app.state.db, app.state.embedder)
+    tool = make_search_knowledge(app.state.services.db, app.state.services.knowledge.embedder)
     parameters = inspect.signature(tool).parameters
     assert list(parameters) == ["query", "limit", "scope"]
     assert parameters["limit"].default == 5

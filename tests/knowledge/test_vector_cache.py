@@ -18,13 +18,14 @@ from tests.knowledge.helpers import ingested
 
 
 async def _vector_search(app: FastAPI, room_id: str, query: str) -> list[str]:
-    async with unit_of_work(app.state.db, write=False) as session:
+    services = app.state.services
+    async with unit_of_work(services.db, write=False) as session:
         search = KnowledgeSearch(
-            ChunkRepository(session), app.state.embedder, app.state.db.dialect,
-            app.state.vector_cache,
+            ChunkRepository(session), services.knowledge.embedder, services.db.dialect,
+            services.knowledge.vector_cache,
         )  # fmt: skip
         hits = await search.search(
-            app.state.local_user_id, [f"room:{room_id}"], query, 5, mode="vector"
+            services.local_user_id, [f"room:{room_id}"], query, 5, mode="vector"
         )
     return [hit.filename for hit in hits]
 
@@ -32,10 +33,14 @@ async def _vector_search(app: FastAPI, room_id: str, query: str) -> list[str]:
 async def test_cache_follows_uploads_and_deletes(app: FastAPI, client: httpx.AsyncClient) -> None:
     room = await create_room(client)
     place = f"rooms/{room['id']}"
-    cache: VectorCache = app.state.vector_cache
+    cache: VectorCache = app.state.services.knowledge.vector_cache
     await ingested(client, place, "moon.txt", b"The Moon has craters and no air.")
     assert await _vector_search(app, room["id"], "lunar craters") == ["moon.txt"]
-    key = (app.state.local_user_id, f"room:{room['id']}", app.state.embedder.ident)
+    key = (
+        app.state.services.local_user_id,
+        f"room:{room['id']}",
+        app.state.services.knowledge.embedder.ident,
+    )
     first = cache._entries[key]
     assert await _vector_search(app, room["id"], "moon") == ["moon.txt"]
     assert cache._entries[key] is first  # nothing changed: reused

@@ -30,7 +30,7 @@ async def live_app(
             url = (await stack.enter_async_context(redis_server(tmp_path))).url
         app = create_app(settings.model_copy(update={"redis_url": url}), scripted=scripted)
         await stack.enter_async_context(LifespanManager(app))
-        assert app.state.live_backend.name == request.param
+        assert app.state.services.live_backend.name == request.param
         transport = httpx.ASGITransport(app=app)
         yield (
             app,

@@ -61,7 +61,7 @@ async def test_one_running_turn_per_session_and_keys_join(
     session = await _session(live_app, ["alpha"])
     url, key = f"/v1/sessions/{session}/turns", {"Idempotency-Key": "k1"}
     first = asyncio.create_task(http.post(url, json={"message": "hi"}, headers=key))
-    await until(app.state.live_turns.running)
+    await until(app.state.services.live_turns.running)
     busy = await http.post(url, json={"message": "other"})
     assert busy.status_code == 409, busy.text
     changed = await http.post(url, json={"message": "other"}, headers=key)
@@ -78,8 +78,8 @@ async def test_cancel_stops_the_turn_and_keeps_what_it_made(
     scripted.script(" ".join(f"w{i}" for i in range(40)), agent="alpha", chunk_delay_s=0.05)
     session = await _session(live_app, ["alpha"])
     post = asyncio.create_task(http.post(f"/v1/sessions/{session}/turns", json={"message": "hi"}))
-    await until(app.state.live_turns.running)
-    (running,) = app.state.live_turns.running()
+    await until(app.state.services.live_turns.running)
+    (running,) = app.state.services.live_turns.running()
     await until(lambda: any(p.event.type == "delta" for p in running.events))
     cancelled = await http.post(f"/v1/turns/{running.turn_id}/cancel")
     assert cancelled.status_code == 200, cancelled.text
@@ -90,4 +90,4 @@ async def test_cancel_stops_the_turn_and_keeps_what_it_made(
     events = await read_events(http, running.turn_id)
     assert types(events)[-1] == "turn_completed"
     assert events[-1][1]["status"] == "cancelled"
-    assert not app.state.live_turns.running()
+    assert not app.state.services.live_turns.running()

@@ -29,7 +29,7 @@ async def shared(
 ) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
     app = create_app(settings.model_copy(update={"redis_url": redis.url}), scripted=scripted)
     async with LifespanManager(app):
-        assert isinstance(app.state.live_backend, RedisLiveBackend)
+        assert isinstance(app.state.services.live_backend, RedisLiveBackend)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
             yield app, http
@@ -45,8 +45,8 @@ async def test_the_session_is_free_before_the_final_event_is_seen(
     room = await create_room(http, ["alpha"])
     session = (await create_session(http, room["id"]))["id"]
     post = asyncio.create_task(http.post(f"/v1/sessions/{session}/turns", json={"message": "x"}))
-    await until(app.state.live_turns.running)
-    (live,) = app.state.live_turns.running()
+    await until(app.state.services.live_turns.running)
+    (live,) = app.state.services.live_turns.running()
     lease = f"pantheon:lease:{session}"
     store = Redis.from_url(redis.url, decode_responses=True, socket_timeout=5)
     try:
@@ -99,8 +99,8 @@ async def test_a_turn_running_past_its_lease_keeps_renewing_it(
             session = (await create_session(http, room["id"]))["id"]
             url = f"/v1/sessions/{session}/turns"
             post = asyncio.create_task(http.post(url, json={"message": "x"}))
-            await until(app.state.live_turns.running)
-            (live,) = app.state.live_turns.running()
+            await until(app.state.services.live_turns.running)
+            (live,) = app.state.services.live_turns.running()
             await asyncio.sleep(2.5)  # two and a half leases: only renewal keeps it
             assert not live.finished.is_set(), "the scripted turn is meant to run ~8 s"
             assert await store.get(f"pantheon:lease:{session}") == live.turn_id

@@ -54,7 +54,7 @@ async def test_of_several_sweepers_exactly_one_records_the_turn(
     session = (await create_session(client, room["id"]))["id"]
     turn_id = str(uuid.uuid4())
     meta = TurnMeta(
-        turn_id=turn_id, session_id=session, owner_id=str(app.state.local_user_id),
+        turn_id=turn_id, session_id=session, owner_id=str(app.state.services.local_user_id),
         mode=room["mode"], message="tell me", created_at=utcnow(),
     )  # fmt: skip
     events: list[TurnEvent] = [
@@ -67,7 +67,7 @@ async def test_of_several_sweepers_exactly_one_records_the_turn(
     recorded: list[bool] = []
 
     async def record(meta: TurnMeta, texts: Sequence[str]) -> bool:
-        result = await record_interrupted(app.state.db, meta, texts)
+        result = await record_interrupted(app.state.services.db, meta, texts)
         recorded.append(result)
         return result
 

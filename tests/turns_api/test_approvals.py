@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.engine.toolbox import TestTools, calculator
+from tests.engine.toolbox import TestTools, calculator, use_tools
 from tests.sse_client import stream_turn, types
 from tests.turns_api.approvals_helpers import (
     agent_session,
@@ -30,7 +30,7 @@ from tests.turns_api.approvals_helpers import (
 @pytest.fixture
 def tools(app: FastAPI) -> TestTools:
     runner = TestTools({"calculator": calculator, "echo": echo})
-    app.state.tools = runner
+    use_tools(app, runner)
     return runner
 
 

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest
 from pantheon.settings import Settings, ToolSettings
-from tests.engine.toolbox import TestTools
+from tests.engine.toolbox import TestTools, use_tools
 from tests.sse_client import stream_turn
 from tests.turns_api.approvals_helpers import agent_session, decide, decisions
 
@@ -23,7 +23,7 @@ def settings(settings: Settings) -> Settings:
 @pytest.fixture
 def tools(app: FastAPI) -> TestTools:
     runner = TestTools()
-    app.state.tools = runner
+    use_tools(app, runner)
     return runner
 
 

@@ -18,7 +18,7 @@ from pantheon.live.recorder import FinishedTurn, record_turn
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings
-from tests.engine.toolbox import TestTools, calculator
+from tests.engine.toolbox import TestTools, calculator, use_tools
 from tests.sse_client import stream_turn
 from tests.turns_api.approvals_helpers import (
     agent_session,
@@ -38,7 +38,7 @@ async def _serving(
     await upgrade(settings.resolved_database_url)
     app = create_app(settings, scripted=scripted)
     async with LifespanManager(app):
-        app.state.tools = tools
+        use_tools(app, tools)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield client

@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.engine.toolbox import TestTools
+from tests.engine.toolbox import TestTools, use_tools
 from tests.factories import create_agent
 from tests.sse_client import stream_turn, types
 from tests.turns_api.approvals_helpers import (
@@ -24,7 +24,7 @@ from tests.turns_api.approvals_helpers import (
 @pytest.fixture
 def tools(app: FastAPI) -> TestTools:
     runner = TestTools()
-    app.state.tools = runner
+    use_tools(app, runner)
     return runner
 
 

@@ -20,7 +20,7 @@ from pantheon.live.registry import LiveTurn
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.turns import service as service_module
 from pantheon.turns.approvals import prepare_continuation
-from tests.engine.toolbox import TestTools, calculator
+from tests.engine.toolbox import TestTools, calculator, use_tools
 from tests.sse_client import stream_turn
 from tests.turns_api.approvals_helpers import agent_session, decide, decisions, gated_agent
 
@@ -31,7 +31,7 @@ Body = Callable[[LiveTurn], Coroutine[Any, Any, None]]
 @pytest.fixture
 def tools(app: FastAPI) -> TestTools:
     runner = TestTools({"calculator": calculator})
-    app.state.tools = runner
+    use_tools(app, runner)
     return runner
 
 
@@ -61,7 +61,7 @@ def _worst_interleaving(app: FastAPI, monkeypatch: pytest.MonkeyPatch, racers: i
         await read_all.wait()
         return snapshot
 
-    backend = app.state.live_backend
+    backend = app.state.services.live_backend
     real_claim = backend.claim
     one_at_a_time = asyncio.Lock()
 
@@ -118,7 +118,7 @@ async def test_a_continuation_that_could_not_start_gives_its_decision_back(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     paused_id = await _paused_turn(client, scripted)
-    backend = app.state.live_backend
+    backend = app.state.services.live_backend
     real_claim = backend.claim
 
     async def unavailable(live: LiveTurn, body: Body) -> Any:

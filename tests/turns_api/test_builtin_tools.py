@@ -10,7 +10,7 @@ import httpx
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.engine.toolbox import TestTools, calculating_agent
+from tests.engine.toolbox import TestTools, calculating_agent, use_tools
 from tests.factories import create_agent
 from tests.sse_client import stream_turn, types
 
@@ -44,7 +44,7 @@ async def test_an_unknown_tool_name_is_422_naming_the_builtins(client: httpx.Asy
 async def test_unstorable_text_from_a_tool_is_replaced_and_the_turn_kept(
     app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
 ) -> None:
-    app.state.tools = TestTools({"calculator": _nul_and_surrogate})
+    use_tools(app, TestTools({"calculator": _nul_and_surrogate}))
     scripted.script(calculating_agent, agent="calc")
     agent = await create_agent(client, "calc", tools=["calculator"])
     session = await client.post(f"/v1/agents/{agent['id']}/sessions", json={"title": "t"})

@@ -71,7 +71,7 @@ async def test_a_keyed_retry_racing_the_commit_joins_instead_of_running_again(
         if scripted.requests:
             break
         await asyncio.sleep(0.01)
-    registry: LiveTurnRegistry = app.state.live_turns
+    registry: LiveTurnRegistry = app.state.services.live_turns
     (running,) = registry.running()
 
     real_prepare = turn_service.prepare_turn  # type: ignore[attr-defined]

@@ -52,7 +52,7 @@ async def test_shutdown_cancels_what_outlives_the_grace_and_records_everything(
                 for s in (slow, quick)
             ]
             await until(lambda: len(scripted.requests) == 2)  # both turns are calling
-            registry: LiveTurnRegistry = app.state.live_turns
+            registry: LiveTurnRegistry = app.state.services.live_turns
             # Read from the registry, not by a probing POST that could start a new turn
             # once the quick one has ended on a slow machine.
             running = {t.session_id: t.turn_id for t in registry.running()}

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest
-from tests.engine.toolbox import TestTools
+from tests.engine.toolbox import TestTools, use_tools
 from tests.factories import create_agent, create_room, create_session
 from tests.sse_client import Event, stream_turn, types
 
@@ -19,7 +19,7 @@ from tests.sse_client import Event, stream_turn, types
 @pytest.fixture
 def tools(app: FastAPI) -> TestTools:
     runner = TestTools()
-    app.state.tools = runner
+    use_tools(app, runner)
     return runner
 
 

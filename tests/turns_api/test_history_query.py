@@ -21,7 +21,7 @@ async def test_history_is_read_by_index_without_a_sort(
 ) -> None:
     room = await create_room(client, ["alpha"])
     session = (await create_session(client, room["id"]))["id"]
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     seen: list[tuple[str, Any]] = []
 
     def capture(_conn: Any, _cursor: Any, statement: str, params: Any, *_: Any) -> None:

@@ -66,7 +66,7 @@ async def test_a_running_turn_is_found_by_its_upper_case_id(
     room = await create_room(client, ["alpha"])
     session = (await create_session(client, room["id"]))["id"]
     post = asyncio.create_task(client.post(f"/v1/sessions/{session}/turns", json={"message": "hi"}))
-    registry: LiveTurnRegistry = app.state.live_turns
+    registry: LiveTurnRegistry = app.state.services.live_turns
     await until(registry.running)
     upper = registry.running()[0].turn_id.upper()
     assert (await client.get(f"/v1/turns/{upper}")).status_code == 409  # running, not 404

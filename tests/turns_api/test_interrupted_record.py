@@ -84,7 +84,7 @@ async def test_an_interrupted_turn_keeps_the_message_the_text_and_the_events(
     session_id = await _session(client)
     meta = _meta(session_id)
     texts = _texts(meta.turn_id, session_id)
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     commits: list[int] = []
     listen = (db.engine.sync_engine, "commit", lambda _conn: commits.append(1))
     event.listen(*listen)
@@ -127,7 +127,7 @@ async def test_recording_twice_or_racing_writes_the_turn_once(
     session_id = await _session(client)
     meta = _meta(session_id)
     texts = _texts(meta.turn_id, session_id)
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     results = await asyncio.gather(*(record_interrupted(db, meta, texts) for _ in range(3)))
     assert sorted(results) == [False, False, True]
     assert await record_interrupted(db, meta, texts[:2]) is False
@@ -140,7 +140,7 @@ async def test_a_committed_turn_is_left_alone(app: FastAPI, client: httpx.AsyncC
     session_id = await _session(client)
     done = (await client.post(f"/v1/sessions/{session_id}/turns", json={"message": "hi"})).json()
     meta = _meta(session_id).model_copy(update={"turn_id": done["id"]})
-    assert await record_interrupted(app.state.db, meta, []) is False
+    assert await record_interrupted(app.state.services.db, meta, []) is False
     assert (await _turn(client, done["id"]))["status"] == "completed"
 
 
@@ -151,13 +151,13 @@ async def test_a_failed_commit_s_last_event_is_replaced_and_no_events_is_fine(
     meta = _meta(session_id)
     failed = ErrorEvent(turn_id=meta.turn_id, code="persistence_failed", message="x")
     texts = [*_texts(meta.turn_id, session_id)[:5], event_to_json(failed)]
-    assert await record_interrupted(app.state.db, meta, texts) is True
+    assert await record_interrupted(app.state.services.db, meta, texts) is True
     replay = await read_events(client, meta.turn_id)
     assert types(replay) == [*types([(0, json.loads(t)) for t in texts[:5]]), "error"]
     assert replay[-1][1]["code"] == "interrupted"
 
     bare = _meta(session_id)
-    assert await record_interrupted(app.state.db, bare, []) is True
+    assert await record_interrupted(app.state.services.db, bare, []) is True
     turn = await _turn(client, bare.turn_id)
     assert [(m["role"], m["content"]) for m in turn["messages"]] == [("user", "what now?")]
     assert types(await read_events(client, bare.turn_id)) == ["error"]
@@ -168,7 +168,7 @@ async def test_a_retry_with_the_interrupted_turn_s_key_runs_the_turn_again(
 ) -> None:
     session_id = await _session(client)
     meta = _meta(session_id, key="k-1")
-    assert await record_interrupted(app.state.db, meta, _texts(meta.turn_id, session_id))
+    assert await record_interrupted(app.state.services.db, meta, _texts(meta.turn_id, session_id))
     url = f"/v1/sessions/{session_id}/turns"
     headers = {"Idempotency-Key": "k-1"}
     retry = await client.post(url, json={"message": "what now?"}, headers=headers)

@@ -21,7 +21,7 @@ async def test_json_turn_in_flight_gets_its_answer_and_new_turns_get_503(
         waiting = asyncio.create_task(
             live.http.post(f"/v1/sessions/{busy}/turns", json={"message": "hi"})
         )
-        registry = live.app.state.live_turns
+        registry = live.app.state.services.live_turns
         await until(registry.running)
         live.server.should_exit = True  # what SIGTERM does
         await until(lambda: not registry.accepting)

@@ -31,7 +31,7 @@ async def test_exactly_one_commit_per_turn(
 ) -> None:
     scripted.script('{"agents": ["alpha", "beta"]}', purpose="route")
     session_id = await _session(client, ["alpha", "beta"], mode="orchestrator")
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     commits: list[int] = []
 
     def count(_conn: object) -> None:
@@ -100,7 +100,7 @@ async def test_failed_write_leaves_nothing_and_ends_with_error_event(
 ) -> None:
     scripted.script("slow answer", agent="alpha", delay_s=0.3)
     session_id = await _session(client, ["alpha"])
-    db: Database = app.state.db
+    db: Database = app.state.services.db
 
     async def remove_session_while_running() -> None:
         await asyncio.sleep(0.1)
@@ -125,7 +125,7 @@ async def test_a_transient_write_failure_is_retried_and_the_turn_kept(
     app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
 ) -> None:
     session_id = await _session(client, ["alpha"])
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     failures: list[str] = []
 
     def fail_once(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
@@ -149,7 +149,7 @@ async def test_a_constraint_failure_is_not_retried(
     app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
 ) -> None:
     session_id = await _session(client, ["alpha"])
-    db: Database = app.state.db
+    db: Database = app.state.services.db
     attempts: list[str] = []
 
     def always_fail(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:

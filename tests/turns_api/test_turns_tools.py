@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest
 from pantheon.settings import Settings, ToolSettings
-from tests.engine.toolbox import TestTools, calculating_agent, calculator
+from tests.engine.toolbox import TestTools, calculating_agent, calculator, use_tools
 from tests.factories import add_to_room, create_agent, create_room
 from tests.sse import open_stream, wait_finished
 from tests.sse_client import Event, stream_turn, types
@@ -32,7 +32,7 @@ def settings(settings: Settings) -> Settings:
 @pytest.fixture
 def tools(app: FastAPI) -> TestTools:
     runner = TestTools()
-    app.state.tools = runner
+    use_tools(app, runner)
     return runner
 
 
@@ -143,7 +143,7 @@ async def test_cancel_mid_tool_call_records_what_was_done(
 
 
 async def _cancel_mid_call(live: LiveServer, scripted: ScriptedProvider) -> None:
-    live.app.state.tools = TestTools({"calculator": calculator_or_hang})
+    use_tools(live.app, TestTools({"calculator": calculator_or_hang}))
     calls = (
         tool_call("calculator", {"expression": "17*23"}, "done"),
         tool_call("calculator", {"expression": "forever"}, "stuck"),

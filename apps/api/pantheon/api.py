@@ -7,13 +7,13 @@ included with the authentication dependency, so a new route is authenticated by 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, Field
 
 from pantheon.agents.routes import router as agents_router
 from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
-from pantheon.deps import DatabaseDep, PrincipalDep, RegistryDep, UoWDep, current_principal
+from pantheon.deps import PrincipalDep, RegistryDep, ServicesDep, UoWDep, current_principal
 from pantheon.engine.modes.specs import (
     MODE_SPECS,
     AnswerSource,
@@ -23,12 +23,12 @@ from pantheon.engine.modes.specs import (
     SessionKind,
 )
 from pantheon.error_codes import ErrorCode
-from pantheon.errors import ServiceUnavailable, error_responses
+from pantheon.errors import ErrorShapes, ServiceUnavailable, error_responses
+from pantheon.facade.errors import FACADE_PREFIX, openai_shape
 from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
-from pantheon.live.backend import LiveBackend
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
@@ -74,23 +74,22 @@ async def health() -> Health:
 
 
 @ops.get("/ready", responses=error_responses(503))
-async def ready(db: DatabaseDep, request: Request) -> Ready:
+async def ready(services: ServicesDep) -> Ready:
     """The database answers, its schema is at the latest migration, and the live-turn
     store answers (Redis, when ``PANTHEON_REDIS_URL`` shares running turns)."""
+    db = services.db
     try:
         current = await schema_is_current(db.engine)
     except Exception as exc:
         raise ServiceUnavailable(f"database unreachable: {type(exc).__name__}") from exc
     if not current:
         raise ServiceUnavailable("database schema is not at the latest migration; run migrate")
-    live: LiveBackend = request.app.state.live_backend
-    await live.check()
+    await services.live_backend.check()
+    knowledge = services.knowledge
     return Ready(
         status="ready",
-        live_turns=live.name,
-        knowledge=knowledge_status(
-            request.app.state.embedder, db, request.app.state.vector_detection
-        ),
+        live_turns=services.live_backend.name,
+        knowledge=knowledge_status(knowledge.embedder, db, knowledge.detection),
     )
 
 
@@ -184,8 +183,9 @@ async def list_error_codes() -> ErrorCodeList:
     return ErrorCodeList(items=items, total=len(items), limit=len(items), offset=0)
 
 
-def mount_routers(app: FastAPI) -> None:
-    """Include every router; all but ``ops`` require an authenticated caller."""
+def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
+    """Include every router; all but ``ops`` require an authenticated caller. Protocols
+    with an error shape of their own register it in ``shapes``."""
     auth = [Depends(current_principal)]
     app.include_router(ops)
     app.include_router(models, dependencies=auth, responses=error_responses(401))
@@ -205,3 +205,4 @@ def mount_routers(app: FastAPI) -> None:
     app.include_router(budgets_router, dependencies=auth, responses=admin)
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
     app.include_router(openai_router, dependencies=auth)
+    shapes.register(FACADE_PREFIX, openai_shape)

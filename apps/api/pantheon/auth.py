@@ -15,7 +15,6 @@ import ipaddress
 import uuid
 from dataclasses import dataclass
 
-from fastapi import Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
 
@@ -80,17 +79,11 @@ async def principal_for_key(db: Database, key: str) -> Principal:
         return Principal(user_id=user.id, is_admin=user.is_admin, key_id=row.id)
 
 
-async def authenticate(
-    request: Request, credentials: HTTPAuthorizationCredentials | None
-) -> Principal:
-    """The caller, per ``settings.auth_mode``; ``credentials`` from ``bearer_scheme``."""
-    state = request.app.state
-    if state.settings.auth_mode == "local":
-        local: Principal = state.local_principal
-        return local
+async def authenticate(db: Database, credentials: HTTPAuthorizationCredentials | None) -> Principal:
+    """The caller in ``keys`` mode; ``credentials`` from ``bearer_scheme``."""
     if credentials is None or not credentials.credentials:
         raise _unauthorized("missing API key: send 'Authorization: Bearer <key>'")
-    return await principal_for_key(state.db, credentials.credentials)
+    return await principal_for_key(db, credentials.credentials)
 
 
 def is_loopback_host(host: str) -> bool:

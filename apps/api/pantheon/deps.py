@@ -1,14 +1,22 @@
-"""Annotated dependency aliases: what route handlers ask for by type."""
+"""The app's services, built once, and the annotated dependencies route handlers ask for.
+
+``Services`` is everything with a lifetime that requests use. The lifespan (main.py)
+builds it once and keeps it on ``app.state.services``; this module is the only other one
+that reads ``app.state`` (tests/test_house_rules.py), so every route gets what it needs
+by type, through ``ServicesDep`` or one of the narrower aliases below.
+"""
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import AsyncIterator
-from typing import Annotated
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.applications import Starlette
 
 from pantheon.auth import Principal, authenticate, bearer_scheme
 from pantheon.db.engine import Database
@@ -18,43 +26,84 @@ from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import Settings
 
+if TYPE_CHECKING:  # their modules import this one (routes, limits) or are heavy
+    from pantheon.knowledge.lifecycle import Knowledge
+    from pantheon.limits import TurnRateLimiter
+    from pantheon.live.backend import LiveBackend
+    from pantheon.live.registry import LiveTurnRegistry
+    from pantheon.tools.toolbox import ToolBox
+    from pantheon.turns.service import TurnService
+
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+@dataclass(frozen=True, slots=True)
+class Services:
+    """What the lifespan built, for the app's lifetime."""
+
+    settings: Settings
+    db: Database
+    gateway: LLMGateway
+    live_backend: LiveBackend  # where running turns live (in-process or Redis)
+    live_turns: LiveTurnRegistry  # this process's own turns (server shutdown drains them)
+    rate_limiter: TurnRateLimiter
+    local_principal: Principal  # the caller in local mode
+    tools: ToolBox
+    knowledge: Knowledge
+    turns: TurnService  # stateless between calls: one for the turn routes and the facade
+
+    @property
+    def local_user_id(self) -> uuid.UUID:
+        return self.local_principal.user_id
 
 
-def _database(request: Request) -> Database:
-    db: Database = request.app.state.db
-    return db
+def services_of(app: Starlette) -> Services | None:
+    """``app``'s services once its lifespan has built them, else ``None``."""
+    services: Services | None = getattr(app.state, "services", None)
+    return services
 
 
-def _gateway(request: Request) -> LLMGateway:
-    gateway: LLMGateway = request.app.state.gateway
-    return gateway
+def _services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
-def _registry(request: Request) -> ModelRegistry:
-    return _gateway(request).registry
+ServicesDep = Annotated[Services, Depends(_services)]
 
 
-async def _unit_of_work(request: Request) -> AsyncIterator[AsyncSession]:
+def _settings(services: ServicesDep) -> Settings:
+    return services.settings
+
+
+def _database(services: ServicesDep) -> Database:
+    return services.db
+
+
+def _gateway(services: ServicesDep) -> LLMGateway:
+    return services.gateway
+
+
+def _registry(services: ServicesDep) -> ModelRegistry:
+    return services.gateway.registry
+
+
+async def _unit_of_work(request: Request, services: ServicesDep) -> AsyncIterator[AsyncSession]:
     # scope="function": the commit happens after the handler returns and before the
     # response is sent, so a client never sees a success that was not committed.
     write = request.method not in READ_METHODS
-    async with unit_of_work(_database(request), write=write) as session:
+    async with unit_of_work(services.db, write=write) as session:
         yield session
 
 
 async def current_principal(
-    request: Request,
+    services: ServicesDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
 ) -> Principal:
     """The authenticated caller; 401 in ``keys`` mode without a live key."""
     # Cached per request by FastAPI: the router-level check and the handler share one lookup.
-    return await authenticate(request, credentials)
+    if services.settings.auth_mode == "local":
+        return services.local_principal
+    return await authenticate(services.db, credentials)
 
 
 async def _current_user_id(

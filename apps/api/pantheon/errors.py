@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+import weakref
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -137,16 +138,20 @@ async def _render_validation(_request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"detail": errors, "code": "unprocessable"}, status_code=422)
 
 
+# Each app's paths and their methods, read once from its OpenAPI schema.
+_ALLOW_INDEX: weakref.WeakKeyDictionary[Any, list[tuple[re.Pattern[str], set[str]]]]
+_ALLOW_INDEX = weakref.WeakKeyDictionary()
+
+
 def allowed_methods(request: Request) -> list[str]:
     """Every method some route serves at this path (Starlette names only the first route's),
     read from the OpenAPI paths, the one public list of every route and its methods; only
     ``OPTIONS`` when no documented route serves the path."""
-    state = request.app.state
-    index: list[tuple[re.Pattern[str], set[str]]] | None = getattr(state, "allow_index", None)
+    index = _ALLOW_INDEX.get(request.app)
     if index is None:
         paths: dict[str, dict[str, Any]] = request.app.openapi()["paths"]
         index = [(compile_path(p)[0], {m.upper() for m in ops}) for p, ops in paths.items()]
-        state.allow_index = index
+        _ALLOW_INDEX[request.app] = index
     methods = {"OPTIONS"}
     for pattern, served in index:
         if pattern.match(request.url.path):
@@ -171,19 +176,43 @@ def body_error(exc: StarletteHTTPException) -> str | None:
     return None
 
 
-def _shaped(
-    request: Request, status: int, message: str, code: str, headers: Mapping[str, str] | None
-) -> JSONResponse:
-    # Imported here: pantheon.facade.errors imports this module.
-    from pantheon.facade.errors import FACADE_PREFIX, error_response
-
-    if request.url.path.startswith(FACADE_PREFIX):  # OpenAI clients parse OpenAI's shape
-        return error_response(status, message, headers=dict(headers) if headers else None)
-    return JSONResponse({"detail": message, "code": code}, status_code=status, headers=headers)
+ErrorShaper = Callable[[int, str, str], tuple[int, dict[str, Any]]]
+"""``(status, message, code)`` -> the status and JSON body of an error in some protocol's
+shape (OpenAI's answers a 422 as a 400, for one)."""
 
 
-async def _render_http(request: Request, exc: Exception) -> Response:
-    """Starlette's HTTP errors in our shape (OpenAI's under ``/openai/v1``), with three
+def native_shape(status: int, message: str, code: str) -> tuple[int, dict[str, Any]]:
+    """Pantheon's own ``{"detail", "code"}``."""
+    return status, {"detail": message, "code": code}
+
+
+class ErrorShapes:
+    """Which shape an error answered outside a route takes, by path prefix: the native one
+    unless a protocol mounted under the prefix registered its own (``api.mount_routers``).
+    The error handlers and the body-limit middleware ask it, so neither imports a protocol."""
+
+    def __init__(self) -> None:
+        self._shapers: list[tuple[str, ErrorShaper]] = []
+
+    def register(self, prefix: str, shaper: ErrorShaper) -> None:
+        self._shapers.append((prefix, shaper))
+
+    def shape(self, path: str, status: int, message: str, code: str) -> tuple[int, dict[str, Any]]:
+        for prefix, shaper in self._shapers:
+            if path.startswith(prefix):
+                return shaper(status, message, code)
+        return native_shape(status, message, code)
+
+    def response(
+        self, request: Request, status: int, message: str, code: str,
+        headers: Mapping[str, str] | None,
+    ) -> JSONResponse:  # fmt: skip
+        status, body = self.shape(request.url.path, status, message, code)
+        return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _render_http(shapes: ErrorShapes, request: Request, exc: Exception) -> Response:
+    """Starlette's HTTP errors in the path's shape (``ErrorShapes``), with three
     corrections: OPTIONS is answered (204 with ``Allow``), a 405's ``Allow`` lists every
     method of the path, and a body that could not be parsed is the documented 422 naming
     the problem, not an undocumented 400."""
@@ -196,18 +225,24 @@ async def _render_http(request: Request, exc: Exception) -> Response:
         if request.method == "OPTIONS":
             return Response(status_code=204, headers=allow)
         message = f"method {request.method} is not allowed here (allowed: {allow['Allow']})"
-        return _shaped(request, 405, message, "not_allowed", allow)
+        return shapes.response(request, 405, message, "not_allowed", allow)
     problem = body_error(exc)
     if problem is not None:
-        return _shaped(request, 422, problem, "unprocessable", None)
+        return shapes.response(request, 422, problem, "unprocessable", None)
     code = _HTTP_CODES.get(exc.status_code, "error")
-    return _shaped(request, exc.status_code, str(exc.detail), code, exc.headers)
+    return shapes.response(request, exc.status_code, str(exc.detail), code, exc.headers)
 
 
 _HTTP_CODES = {404: "not_found", 408: "request_timeout", 413: "too_large"}
 
 
-def install_error_handlers(app: FastAPI) -> None:
+def install_error_handlers(app: FastAPI, shapes: ErrorShapes) -> None:
+    """Render ``AppError``, validation errors and Starlette's HTTP errors; the last in the
+    shape ``shapes`` gives their path."""
+
+    async def render_http(request: Request, exc: Exception) -> Response:
+        return await _render_http(shapes, request, exc)
+
     app.add_exception_handler(AppError, _render)
     app.add_exception_handler(RequestValidationError, _render_validation)
-    app.add_exception_handler(StarletteHTTPException, _render_http)
+    app.add_exception_handler(StarletteHTTPException, render_http)

@@ -10,11 +10,12 @@ from fastapi import FastAPI
 
 from pantheon.api import mount_routers
 from pantheon.auth import Principal, ensure_local_user
+from pantheon.body_limits import BodySizeLimit, upload_limits
 from pantheon.db.engine import Database
-from pantheon.errors import install_error_handlers
+from pantheon.deps import Services
+from pantheon.errors import ErrorShapes, install_error_handlers
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
-from pantheon.limits import BodySizeLimit, upload_limits
 from pantheon.live.choice import build_live_turns
 from pantheon.live.journal import TurnJournal
 from pantheon.live.recovery import recover_journal
@@ -24,6 +25,7 @@ from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
+from pantheon.turns.service import TurnService
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")
@@ -46,40 +48,45 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database.from_url(settings.resolved_database_url)
         http = make_http_client(settings.llm)
-        app.state.settings = settings
-        app.state.db = db
-        app.state.gateway = build_gateway(settings, http, scripted=scripted)
+        gateway = build_gateway(settings, http, scripted=scripted)
         # With Redis a dead process's turns are recorded by the other replicas' sweepers
         # (ADR 0010); the crash journal is the single process's way (ADR 0011).
         journal = None if settings.redis_url else _journal(settings)
-        chosen = build_live_turns(settings, db, journal)
-        live = app.state.live_backend = chosen.backend
-        app.state.live_turns = chosen.here  # this process's own turns (server shutdown)
-        app.state.rate_limiter = chosen.rate_limiter
-        await live.start()
+        live = build_live_turns(settings, db, journal)
+        await live.backend.start()
         try:
-            app.state.local_user_id = await ensure_local_user(db)
+            local_user_id = await ensure_local_user(db)
             if journal is not None:  # before serving: an interrupted turn is recorded first
                 await recover_journal(db, journal.directory)
-            app.state.local_principal = Principal(app.state.local_user_id, is_admin=True)
             if settings.seed_demo:
                 from pantheon.seed import seed_demo_room
 
-                await seed_demo_room(db, app.state.local_user_id, settings)
-            ingest = await start_knowledge(app, settings, db, http)
+                await seed_demo_room(db, local_user_id, settings)
+            knowledge = await start_knowledge(settings, db, http)
             try:
                 # MCP connections outlive every turn: they close after running turns finish.
                 async with open_toolbox(settings) as toolbox:
                     toolbox.registry.register(
                         make_search_knowledge(
-                            db, app.state.embedder, app.state.vector_cache, app.state.pgvector
+                            db, knowledge.embedder, knowledge.vector_cache, knowledge.pgvector
                         )
                     )
-                    app.state.tools = toolbox
+                    app.state.services = Services(
+                        settings=settings,
+                        db=db,
+                        gateway=gateway,
+                        live_backend=live.backend,
+                        live_turns=live.here,
+                        rate_limiter=live.rate_limiter,
+                        local_principal=Principal(local_user_id, is_admin=True),
+                        tools=toolbox,
+                        knowledge=knowledge,
+                        turns=TurnService(db, gateway, settings, live.backend, toolbox),
+                    )
                     yield
-                    await live.shutdown(settings.turns.shutdown_grace_s)
+                    await live.backend.shutdown(settings.turns.shutdown_grace_s)
             finally:
-                await ingest.stop()
+                await knowledge.ingest.stop()
         finally:
             await http.aclose()
             await db.dispose()
@@ -90,14 +97,16 @@ def create_app(
         summary="Self-hosted multi-agent chat: rooms of AI agents, turns streamed over SSE.",
         lifespan=lifespan,
     )
-    install_error_handlers(app)
+    shapes = ErrorShapes()  # the routers register their protocols' shapes as they mount
+    install_error_handlers(app, shapes)
     app.add_middleware(
         BodySizeLimit,
         max_bytes=settings.limits.max_body_bytes,
         timeout_s=settings.limits.body_timeout_s,
         routes=upload_limits(settings.knowledge.max_bytes),
+        shapes=shapes,
     )
     app.add_middleware(CleanQueryStrings)
-    mount_routers(app)
+    mount_routers(app, shapes)
     mount_web(app)
     return app

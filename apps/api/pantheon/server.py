@@ -21,7 +21,7 @@ from fastapi import FastAPI
 from sse_starlette.sse import AppStatus
 
 from pantheon.connections import header_deadline_protocol
-from pantheon.live.registry import LiveTurnRegistry
+from pantheon.deps import services_of
 from pantheon.settings import Settings
 
 T = TypeVar("T")
@@ -61,7 +61,7 @@ class TurnAwareServer(uvicorn.Server):
         self._grace_s = grace_s
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        registry: LiveTurnRegistry | None = getattr(self._app.state, "live_turns", None)
-        if registry is not None:
-            await registry.shutdown(self._grace_s)
+        services = services_of(self._app)
+        if services is not None:  # the lifespan finished starting
+            await services.live_turns.shutdown(self._grace_s)
         await super().shutdown(sockets)

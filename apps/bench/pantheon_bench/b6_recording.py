@@ -77,7 +77,7 @@ async def _measure(url: str, turns: int) -> dict[str, Any]:
     namespace = vars(runner)
     original = namespace["record_turn"]
     async with app.router.lifespan_context(app):
-        engine = app.state.db.engine
+        engine = app.state.services.db.engine
         commits = 0
 
         def on_commit(_conn: Any) -> None:
@@ -105,7 +105,7 @@ async def _measure(url: str, turns: int) -> dict[str, Any]:
             bare = []
             for _ in range(max(10, turns)):
                 start = time.perf_counter()
-                async with unit_of_work(app.state.db, write=True) as s:
+                async with unit_of_work(app.state.services.db, write=True) as s:
                     await s.execute(text("SELECT 1"))
                 bare.append(time.perf_counter() - start)
             out["bare_commit_p50_ms"] = percentile(bare, 50) * 1e3

@@ -121,7 +121,7 @@ async def _one_turn(http: httpx.AsyncClient, scripted: ScriptedProvider, size: i
 
 async def _stored_bytes(app: Any, turn_id: str) -> int:
     ident = uuid.UUID(turn_id).hex
-    async with unit_of_work(app.state.db, write=False) as s:
+    async with unit_of_work(app.state.services.db, write=False) as s:
         log = await s.scalar(
             text("SELECT length(data) FROM turn_event_logs WHERE turn_id = :t"), {"t": ident}
         )
@@ -131,7 +131,7 @@ async def _stored_bytes(app: Any, turn_id: str) -> int:
 async def _text_bytes(app: Any, turn_id: str) -> int:
     """The turn's messages and formatted output: stored alike in both layouts."""
     ident = uuid.UUID(turn_id).hex
-    async with unit_of_work(app.state.db, write=False) as s:
+    async with unit_of_work(app.state.services.db, write=False) as s:
         content = await s.scalar(
             text("SELECT sum(length(content)) FROM messages WHERE turn_id = :t"), {"t": ident}
         )
@@ -146,7 +146,7 @@ async def _old_layout(app: Any, http: httpx.AsyncClient, turn_id: str) -> tuple[
     datas = [line[6:] for line in replay.splitlines() if line.startswith("data: ")]
     rows = [{"t": turn_id, "s": i, "k": "event", "d": d} for i, d in enumerate(datas, 1)]
     start = time.perf_counter()
-    async with unit_of_work(app.state.db, write=True) as s:
+    async with unit_of_work(app.state.services.db, write=True) as s:
         await s.execute(text(OLD_LAYOUT))
         await s.execute(text("INSERT INTO old_turn_events VALUES (:t, :s, :k, :d)"), rows)
     elapsed = time.perf_counter() - start

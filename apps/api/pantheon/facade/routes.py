@@ -11,27 +11,20 @@ from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UserIdDep
-from pantheon.engine.tooling import ToolRunner
+from pantheon.deps import ServicesDep, UserIdDep
 from pantheon.errors import allowed_methods
 from pantheon.facade.answers import complete, stream
 from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, openai_responses
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
 from pantheon.facade.service import FacadeService
 from pantheon.limits import limit_turn_rate
-from pantheon.live.backend import LiveBackend
-from pantheon.turns.service import TurnService
 
 router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)
 SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
 
 
-def _service(
-    request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
-) -> FacadeService:
-    registry: LiveBackend = request.app.state.live_backend
-    tools: ToolRunner = request.app.state.tools
-    return FacadeService(TurnService(db, gateway, settings, registry, tools))
+def _service(services: ServicesDep) -> FacadeService:
+    return FacadeService(services.turns)
 
 
 ServiceDep = Annotated[FacadeService, Depends(_service)]

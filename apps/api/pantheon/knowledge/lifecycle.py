@@ -2,22 +2,22 @@
 
 ``start_knowledge`` builds them from the settings (an unknown or malformed embedder fails
 startup, not the first upload), checks once whether pgvector serves vector search
-(``pgvector.detect``), puts them on ``app.state`` (``embedder``, ``ingest``,
-``vector_cache``, ``pgvector``, ``vector_detection``) and starts the worker, which queues
-the documents an earlier process left pending.
+(``pgvector.detect``), starts the worker, which queues the documents an earlier process
+left pending, and returns them as one ``Knowledge`` (the app keeps it in its services).
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 import httpx
-from fastapi import FastAPI
 
 from pantheon.db.engine import Database
+from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.embedders.config import build_embedder
 from pantheon.knowledge.ingest import IngestWorker
-from pantheon.knowledge.pgvector import detect
+from pantheon.knowledge.pgvector import Detection, PgVector, detect
 from pantheon.knowledge.storage import DocumentStore
 from pantheon.knowledge.vector_cache import VectorCache
 from pantheon.settings import Settings
@@ -25,9 +25,23 @@ from pantheon.settings import Settings
 log = logging.getLogger("pantheon.knowledge")
 
 
-async def start_knowledge(
-    app: FastAPI, settings: Settings, db: Database, http: httpx.AsyncClient
-) -> IngestWorker:
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """Knowledge's part of the app's services; ``ingest.stop()`` when the app stops."""
+
+    embedder: Embedder
+    ingest: IngestWorker
+    vector_cache: VectorCache
+    detection: Detection  # whether pgvector serves vector search, and why not
+
+    @property
+    def pgvector(self) -> PgVector | None:
+        """The HNSW index, when PostgreSQL has pgvector; exact search in numpy otherwise."""
+        return self.detection.index
+
+
+async def start_knowledge(settings: Settings, db: Database, http: httpx.AsyncClient) -> Knowledge:
+    """Build knowledge's services and start the ingest worker."""
     embedder = build_embedder(settings, http)
     store = DocumentStore(settings.data_dir / "documents")
     detection = await detect(db, embedder.dim)
@@ -36,12 +50,8 @@ async def start_knowledge(
     else:
         log.info("vector search: pgvector HNSW (dim %d)", embedder.dim)
     worker = IngestWorker(db, embedder, store, settings.knowledge, detection.index)
-    app.state.embedder = embedder
-    app.state.ingest = worker
-    app.state.vector_cache = VectorCache(settings.knowledge.vector_cache_bytes)
-    app.state.pgvector = detection.index
-    app.state.vector_detection = detection
+    cache = VectorCache(settings.knowledge.vector_cache_bytes)
     resumed = await worker.start()
     if resumed:
         log.info("resuming ingest of %d pending document(s)", resumed)
-    return worker
+    return Knowledge(embedder, worker, cache, detection)

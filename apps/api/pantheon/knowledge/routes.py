@@ -10,24 +10,20 @@ from fastapi import (
     BackgroundTasks,
     Depends,
     Query,
-    Request,
     Response,
     UploadFile,
     status,
 )
 
-from pantheon.deps import DatabaseDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.errors import ErrorBody, error_responses
-from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.formats import ACCEPTED
 from pantheon.knowledge.ingest import IngestWorker
 from pantheon.knowledge.ingest_queue import Job
-from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import ChunkRepository, DocumentRepository
 from pantheon.knowledge.schemas import DocumentRead, SearchResults
 from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.service import DocumentService
-from pantheon.knowledge.vector_cache import VectorCache
 from pantheon.schemas import Page, PageDep, PageParams
 
 router = APIRouter(tags=["knowledge"])
@@ -39,21 +35,19 @@ UPLOAD_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _worker(request: Request) -> IngestWorker:
-    worker: IngestWorker = request.app.state.ingest
-    return worker
+def _worker(services: ServicesDep) -> IngestWorker:
+    return services.knowledge.ingest
 
 
-def _service(uow: UoWDep, request: Request, settings: SettingsDep) -> DocumentService:
-    store = _worker(request).store
-    return DocumentService(DocumentRepository(uow), store, settings.knowledge.max_bytes)
+def _service(uow: UoWDep, services: ServicesDep) -> DocumentService:
+    store = services.knowledge.ingest.store
+    return DocumentService(DocumentRepository(uow), store, services.settings.knowledge.max_bytes)
 
 
-def _search(uow: UoWDep, request: Request, db: DatabaseDep) -> KnowledgeSearch:
-    embedder: Embedder = request.app.state.embedder
-    cache: VectorCache = request.app.state.vector_cache
-    pgvector: PgVector | None = request.app.state.pgvector
-    return KnowledgeSearch(ChunkRepository(uow), embedder, db.dialect, cache, pgvector)
+def _search(uow: UoWDep, services: ServicesDep) -> KnowledgeSearch:
+    known, dialect = services.knowledge, services.db.dialect
+    repository = ChunkRepository(uow)
+    return KnowledgeSearch(repository, known.embedder, dialect, known.vector_cache, known.pgvector)
 
 
 ServiceDep = Annotated[DocumentService, Depends(_service)]

@@ -55,7 +55,7 @@ def make_search_knowledge(
     pgvector: PgVector | None = None,
 ) -> Callable[..., Awaitable[str]]:
     """The tool function, closed over the app's database, embedder, vector cache and
-    pgvector index (``app.state.db``, ``.embedder``, ``.vector_cache``, ``.pgvector``)."""
+    pgvector index (the app's ``Services``)."""
 
     async def search_knowledge(query: str, limit: int = 5, *, scope: ToolScope) -> str:
         """Search the documents of this agent and of this room for passages about `query`.

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
+from pantheon.deps import ServicesDep
 from pantheon.tools.toolbox import ToolBox
 
 
-def _toolbox(request: Request) -> ToolBox:
-    toolbox: ToolBox = request.app.state.tools
-    return toolbox
+def _toolbox(services: ServicesDep) -> ToolBox:
+    return services.tools
 
 
 ToolBoxDep = Annotated[ToolBox, Depends(_toolbox)]

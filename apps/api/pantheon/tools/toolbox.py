@@ -2,7 +2,7 @@
 
 An agent's entries (``calculator``, ``server.tool``, ``server.*``) become model-visible
 definitions; a call is dispatched by model-visible name. ``open_toolbox`` owns the MCP
-connections for the life of the app (``app.state.tools``): servers connect lazily on first
+connections for the life of the app (``Services.tools``): servers connect lazily on first
 use and are shut down, stdio children included, when it exits.
 """
 

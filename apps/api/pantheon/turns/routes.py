@@ -9,11 +9,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from pantheon.deps import DatabaseDep, GatewayDep, SettingsDep, UoWDep, UserIdDep
-from pantheon.engine.tooling import ToolRunner
+from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.errors import Unprocessable, not_found
 from pantheon.limits import limit_turn_rate
-from pantheon.live.backend import LiveBackend
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.repository import TurnRepository
@@ -25,12 +23,8 @@ router = APIRouter(tags=["turns"])
 SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
 
 
-def _service(
-    request: Request, db: DatabaseDep, gateway: GatewayDep, settings: SettingsDep
-) -> TurnService:
-    registry: LiveBackend = request.app.state.live_backend
-    tools: ToolRunner = request.app.state.tools
-    return TurnService(db, gateway, settings, registry, tools)
+def _service(services: ServicesDep) -> TurnService:
+    return services.turns
 
 
 ServiceDep = Annotated[TurnService, Depends(_service)]

@@ -42,14 +42,16 @@ async def _measure(embedder: str) -> dict[str, tuple[float, float]]:
             names[topic] = document["id"]
         for document_id in names.values():
             await wait_ready(live.http, document_id)
-        owner = live.app.state.local_user_id
+        owner = live.app.state.services.local_user_id
         scores: dict[str, tuple[float, float]] = {}
         for mode in MODES:
             hits = mrr = 0.0
             for question, topic in QUESTIONS:
-                async with unit_of_work(live.app.state.db, write=False) as session:
+                async with unit_of_work(live.app.state.services.db, write=False) as session:
                     search = KnowledgeSearch(
-                        ChunkRepository(session), live.app.state.embedder, "sqlite"
+                        ChunkRepository(session),
+                        live.app.state.services.knowledge.embedder,
+                        "sqlite",
                     )
                     found = await search.search(owner, [f"room:{room['id']}"], question, 5, mode)
                 ranked = [str(hit.document_id) for hit in found]

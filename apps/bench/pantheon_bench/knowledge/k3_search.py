@@ -43,11 +43,11 @@ def _texts(n: int) -> list[str]:
 
 
 async def _fill(live: Running, place_room: str, n: int) -> None:
-    embedder: HashingEmbedder = live.app.state.embedder
-    owner = live.app.state.local_user_id
+    embedder: HashingEmbedder = live.app.state.services.knowledge.embedder
+    owner = live.app.state.services.local_user_id
     texts = _texts(n)
     for start in range(0, n, PER_DOCUMENT * 10):
-        async with unit_of_work(live.app.state.db, write=True) as session:
+        async with unit_of_work(live.app.state.services.db, write=True) as session:
             for doc_start in range(start, min(n, start + PER_DOCUMENT * 10), PER_DOCUMENT):
                 batch = texts[doc_start : doc_start + PER_DOCUMENT]
                 document = Document(
@@ -69,14 +69,15 @@ async def _fill(live: Running, place_room: str, n: int) -> None:
 async def _latencies(
     live: Running, room_id: str, mode: Mode, questions: list[tuple[str, str]]
 ) -> list[float]:
-    owner, state = live.app.state.local_user_id, live.app.state
+    services = live.app.state.services
+    owner, known = services.local_user_id, services.knowledge
     times = []
     for question, _topic in questions:
         started = time.perf_counter()
-        async with unit_of_work(state.db, write=False) as session:
+        async with unit_of_work(services.db, write=False) as session:
             chunks = ChunkRepository(session)
             search = KnowledgeSearch(
-                chunks, state.embedder, state.db.dialect, state.vector_cache, state.pgvector
+                chunks, known.embedder, services.db.dialect, known.vector_cache, known.pgvector
             )
             await search.search(owner, [f"room:{room_id}"], question, 5, mode)
         times.append(time.perf_counter() - started)
@@ -91,10 +92,14 @@ async def run(sizes: list[int], backends: list[str]) -> BenchResult:
                 room = await post(live.http, "/v1/rooms", json={"name": "k3"})
                 await _fill(live, room["id"], n)
                 if backend == "pgvector":
-                    if live.app.state.pgvector is None:
-                        result.notes.append(f"pgvector: {live.app.state.vector_detection.reason}")
+                    if live.app.state.services.knowledge.pgvector is None:
+                        result.notes.append(
+                            f"pgvector: {live.app.state.services.knowledge.detection.reason}"
+                        )
                         continue
-                    await live.app.state.pgvector.backfill(live.app.state.db)
+                    await live.app.state.services.knowledge.pgvector.backfill(
+                        live.app.state.services.db
+                    )
                 cold = await _latencies(live, room["id"], "vector", QUESTIONS[:1])
                 shown = f"{fmt(cold[0] * 1000, 1)} ms"
                 result.rows.append(

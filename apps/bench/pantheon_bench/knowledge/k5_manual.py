@@ -56,12 +56,14 @@ async def measure(embedder: str, backend: str = "sqlite") -> dict[str, tuple[flo
 
 
 async def _score(live: Running, place: str, mode: Mode) -> tuple[float, float]:
-    owner = live.app.state.local_user_id
+    owner = live.app.state.services.local_user_id
     hits = mrr = 0.0
     for question, pages, _ in QUESTIONS:
-        async with unit_of_work(live.app.state.db, write=False) as session:
+        async with unit_of_work(live.app.state.services.db, write=False) as session:
             search = KnowledgeSearch(
-                ChunkRepository(session), live.app.state.embedder, live.app.state.db.dialect
+                ChunkRepository(session),
+                live.app.state.services.knowledge.embedder,
+                live.app.state.services.db.dialect,
             )
             found = await search.search(owner, [place], question, 5, mode)
         ranks = [n for n, hit in enumerate(found, start=1) if hit.page in pages]
