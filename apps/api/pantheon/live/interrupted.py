@@ -55,11 +55,10 @@ def interrupted_event(turn_id: str) -> ErrorEvent:
     )
 
 
-def _parse(texts: Sequence[str]) -> list[TurnEvent]:
-    events = [_EVENT.validate_json(text) for text in texts]
-    while events and events[-1].type in _TERMINAL:
-        events.pop()
-    return events
+def _parse(texts: Sequence[str]) -> list[tuple[TurnEvent, str]]:
+    """Each event with its text, without a final event (a commit that failed)."""
+    parsed = [(_EVENT.validate_json(text), text) for text in texts]
+    return [(event, text) for event, text in parsed if event.type not in _TERMINAL]
 
 
 async def _recorded(db: Database, turn_id: uuid.UUID) -> bool:
@@ -72,8 +71,8 @@ async def record_interrupted(
 ) -> bool:
     """Record the turn ``meta`` as ``interrupted`` unless it is already in the database.
 
-    ``events``: the JSON texts of its published events, seq 1, 2 ... in order (as
-    streamed). ``ended_at``: when it stopped, if known (else now). True if written now."""
+    ``events``: the JSON texts of its published events in order (as journalled: the
+    public ones, seq 1, 2 ..., with the internal ones among them). ``ended_at``: when it stopped, if known (else now). True if written now."""
     turn_id = uuid.UUID(meta.turn_id)
     if await _recorded(db, turn_id):
         return False
@@ -81,7 +80,7 @@ async def record_interrupted(
         parsed = await asyncio.to_thread(_parse, events)
     else:
         parsed = _parse(events)
-    record = rebuild_record(meta.mode, parsed, meta.approvals)
+    record = rebuild_record(meta.mode, [event for event, _ in parsed], meta.approvals)
     # The recorder reads only the snapshot's ids, mode and message (a continuation's:
     # its decisions, as the meta keeps them); the roster is gone.
     snapshot = TurnSnapshot(meta.turn_id, meta.session_id, meta.mode, meta.message, (), "")
@@ -91,14 +90,13 @@ async def record_interrupted(
         message_ids=plan_message_ids(record), idempotency_key=None,
         request_hash=meta.request_hash, continues=meta.continues,
     )  # fmt: skip
-    published = [
-        PublishedEvent(seq, event, text)
-        for seq, (event, text) in enumerate(zip(parsed, events, strict=False), start=1)
-    ]
+    public = [(event, text) for event, text in parsed if not event.internal]
+    published = [PublishedEvent(seq, e, t) for seq, (e, t) in enumerate(public, start=1)]
+    internal = [text for event, text in parsed if event.internal]
     last = interrupted_event(meta.turn_id)
     published.append(PublishedEvent(len(published) + 1, last, event_to_json(last)))
     try:
-        await record_turn(db, finished, published)
+        await record_turn(db, finished, published, internal)
     except IntegrityError:
         if await _recorded(db, turn_id):
             return False  # someone else recorded it meanwhile
