@@ -3,9 +3,9 @@
 JSON text never holds a raw newline, so lines split back into exactly the texts that were
 streamed (a replay sends the same bytes). The turn's internal events (never streamed:
 ``engine/events.py``) follow the public ones after one empty line (JSON text is never
-empty), so ``decode`` (what replay reads) returns exactly the streamed texts. Most of a log is deltas that repeat the same
-keys and ids, which compress about tenfold; large logs are (de)compressed in a worker
-thread so a long answer never blocks the event loop.
+empty), so ``decode`` (what replay reads) returns exactly the streamed texts. Most of a
+log is deltas that repeat the same keys and ids, which compress about tenfold; large
+logs are (de)compressed in a worker thread so a long answer never blocks the event loop.
 """
 
 from __future__ import annotations

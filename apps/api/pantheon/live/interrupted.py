@@ -72,7 +72,8 @@ async def record_interrupted(
     """Record the turn ``meta`` as ``interrupted`` unless it is already in the database.
 
     ``events``: the JSON texts of its published events in order (as journalled: the
-    public ones, seq 1, 2 ..., with the internal ones among them). ``ended_at``: when it stopped, if known (else now). True if written now."""
+    public ones, seq 1, 2 ..., with the internal ones among them). ``ended_at``: when it
+    stopped, if known (else now). True if written now."""
     turn_id = uuid.UUID(meta.turn_id)
     if await _recorded(db, turn_id):
         return False
