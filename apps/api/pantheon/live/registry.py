@@ -4,7 +4,8 @@ Promises:
 - Events get ``seq`` 1, 2, 3 ... in publish order (internal events, ``publish_internal``,
   get none: they go to the journal and the mirror, never to listeners); the buffer
   keeps all of them, so a listener that joins late, or resumes after ``n``, gets
-  exactly the events after ``n`` and then the live ones. Any number of listeners may follow one turn.
+  exactly the events after ``n`` and then the live ones. Any number of listeners may
+  follow one turn.
 - Requests with the same Idempotency-Key for a session are serialised (``key_lock``) from
   their registry check to their start, so a retry never misses its first turn.
 - A session has at most one running turn; ``start`` is synchronous (no await between the
