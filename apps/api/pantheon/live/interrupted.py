@@ -61,6 +61,16 @@ def _parse(texts: Sequence[str]) -> list[tuple[TurnEvent, str]]:
     return [(event, text) for event, text in parsed if event.type not in _TERMINAL]
 
 
+def _numbered(parsed: list[tuple[TurnEvent, str]]) -> list[PublishedEvent]:
+    """The events as published: public ones numbered 1, 2 ..., internal ones unnumbered."""
+    out: list[PublishedEvent] = []
+    seq = 0
+    for event, text in parsed:
+        seq += not event.internal
+        out.append(PublishedEvent(seq, event, text, internal=event.internal))
+    return out
+
+
 async def _recorded(db: Database, turn_id: uuid.UUID) -> bool:
     async with unit_of_work(db, write=False) as session:
         return await session.get(Turn, turn_id) is not None
@@ -91,13 +101,13 @@ async def record_interrupted(
         message_ids=plan_message_ids(record), idempotency_key=None,
         request_hash=meta.request_hash, continues=meta.continues,
     )  # fmt: skip
-    public = [(event, text) for event, text in parsed if not event.internal]
-    published = [PublishedEvent(seq, e, t) for seq, (e, t) in enumerate(public, start=1)]
-    internal = [text for event, text in parsed if event.internal]
+    published = _numbered(parsed)
     last = interrupted_event(meta.turn_id)
-    published.append(PublishedEvent(len(published) + 1, last, event_to_json(last)))
+    published.append(
+        PublishedEvent(sum(not p.internal for p in published) + 1, last, event_to_json(last))
+    )
     try:
-        await record_turn(db, finished, published, internal)
+        await record_turn(db, finished, published)
     except IntegrityError:
         if await _recorded(db, turn_id):
             return False  # someone else recorded it meanwhile

@@ -158,8 +158,7 @@ async def _record_and_finish(
     job: TurnJob, live: LiveTurn, finished: FinishedTurn, final: ErrorEvent | TurnCompletedEvent
 ) -> None:
     last = live.prepare(final)
-    internal = [p.data for p in live.log if p.internal]
-    write = asyncio.create_task(record_turn(job.db, finished, [*live.events, last], internal))
+    write = asyncio.create_task(record_turn(job.db, finished, [*live.log, last]))
     try:
         await _shielded(write)
     except Exception:
