@@ -19,12 +19,14 @@ from pantheon.db.uow import unit_of_work
 from pantheon.engine.events import TurnEvent
 from pantheon.engine.fold import rebuild_record
 from pantheon.engine.record import TurnRecord
+from pantheon.engine.values import Mode
 from pantheon.live import event_log
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, calculating_agent
 from tests.turns_api.test_public_streams import MODES, _session
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
+_MODE: TypeAdapter[Mode] = TypeAdapter(Mode)
 
 
 async def _stored(db: Database, turn_id: str) -> tuple[list[str], list[str]]:
@@ -67,7 +69,7 @@ async def test_the_fold_of_a_finished_turn_is_its_record(
     public, internal = await _stored(app.state.db, turn["id"])
     assert {_EVENT.validate_json(t).type for t in internal} == {"llm_call", "tool_call_record"}
     events = [_EVENT.validate_json(text) for text in [*public[:-1], *internal]]
-    folded = rebuild_record(mode, events)
+    folded = rebuild_record(_MODE.validate_python(mode), events)
 
     stored_messages = [
         (m["role"], m["agent_key"], m["agent_name"], m["round"], m["content"], m["status"],
