@@ -22,7 +22,7 @@ WEB = ROOT / "apps" / "web" / "js" / "chat"
 
 
 def test_internal_types_are_llm_and_tool_call_records() -> None:
-    assert INTERNAL_TYPES == {"llm_call", "tool_call_record"}
+    assert {"llm_call", "tool_call_record"} == INTERNAL_TYPES
     assert PUBLIC_TYPES | INTERNAL_TYPES == EVENT_TYPES
     assert len(EVENT_TYPES) == len(EVENT_MODELS)  # no type defined twice
 

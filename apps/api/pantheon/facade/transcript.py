@@ -14,8 +14,8 @@ Internal types never reach a client, so never reach here.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pantheon.engine.modes.specs import MODES, AnswerSource, mode_spec
