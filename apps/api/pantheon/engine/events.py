@@ -2,52 +2,17 @@
 
 Every event carries ``type`` and ``turn_id``; the SSE layer adds ``id: <seq>``.
 
-===================== ================================================== =================
-type                  extra fields                                       when
-===================== ================================================== =================
-turn_started          session_id, mode, agents (keys)                    first
-summary               ok, folded_messages, dropped_messages,             after turn_started
-                      summary_messages, text, code                       when older history
-                                                                         was folded (or
-                                                                         left out)
-round_start           round                                              orchestrator,
-round_end             round                                              around each round
-routing               round, agents (keys), fallback                     after the manager
-                                                                         routed a round
-agent_started         agent_key, agent_name, round                       before an agent's
-                                                                         first delta
-delta                 agent_key, text, round                             a piece of text;
-                                                                         agent_key
-                                                                         "manager" in
-                                                                         synthesis
-agent_completed       agent_key, text, usage, round                      an agent finished
-agent_failed          agent_key, error, code, round                      an agent failed
-                                                                         after retries
-tool_call             agent_key, round, call_id, name, arguments,        a complete tool
-                      arguments_raw                                      call, before it
-                                                                         runs
-tool_result           agent_key, round, call_id, name, ok, content,      that call finished
-                      duration_ms                                        (call order)
-approval_required     agent_key, round, call_id, name, arguments,        a gated call waits
-                      arguments_raw                                      for a person
-evaluation            round, continue, fallback                          after round_end
-                                                                         when another round
-                                                                         was possible
-synthesis_started     (none)                                             orchestrator
-synthesis_completed   text                                               orchestrator
-stage_started         stage, agent_key, agent_name, reused               pipeline: before
-                                                                         a stage
-stage_completed       stage, agent_key, agent_name, reused, ok, text     pipeline: a stage
-                                                                         ended (or was
-                                                                         reused)
-review                round, agent_key, approved, score, feedback,       review: one
-                      fallback                                           reviewer's verdict
-review_completed      round, score, reason, text                         review: the answer
-                                                                         (best draft), last
-turn_completed        status, usage, message_ids, error_code             last, after commit
-error                 code, message                                      the turn could not
-                                                                         run; last
-===================== ================================================== =================
+The models below are THE catalogue: every event type is defined once, here.
+``docs/sse.md`` lists the public ones (tests/engine/test_catalogue.py checks it against
+these models, field for field), and ``engine/fold.py`` is the one interpretation of a
+turn's events as its record.
+
+Internal events (``INTERNAL_TYPES``: ``llm_call``, ``tool_call_record``) say what the
+turn's record holds that clients are not shown: each LLM call as it settled (usage, cost,
+timings) and each tool call as recorded (the model's argument text, the approval). They
+get no ``seq``, are never streamed, followed, replayed nor mirrored to clients; they go to
+the crash journal, the Redis stream (for a dead turn's recorder) and the stored event log
+(its internal part), so an interrupted turn keeps its usage and cost.
 
 Notes:
 - ``round`` is the orchestrator round or the review round (1-based) and ``null`` in the
@@ -93,15 +58,18 @@ Notes:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from pantheon.engine.values import Mode, ReviewStop
+from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
 
 class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True)
+    # Internal events are recorded, never sent to clients (module docstring).
+    internal: ClassVar[bool] = False
 
     turn_id: str
 
@@ -282,6 +250,49 @@ class ErrorEvent(_Event):
     message: str
 
 
+class LLMCallEvent(_Event):
+    """Internal: one LLM call settled (ok, error or cancelled with estimated usage); the
+    record's ``llm_calls`` entry number ``index`` (start order, 0-based)."""
+
+    internal: ClassVar[bool] = True
+    type: Literal["llm_call"] = "llm_call"
+    index: int
+    purpose: Purpose
+    model: str
+    agent_key: str | None
+    round: int | None
+    input_tokens: int
+    output_tokens: int
+    usage_estimated: bool
+    latency_ms: int
+    ttft_ms: int | None
+    status: CallStatus
+    error_code: str | None
+    cost_usd: float
+    started_at: datetime
+
+
+class ToolCallRecordEvent(_Event):
+    """Internal: one tool call as recorded (``tool_calls`` entry number ``index``, in
+    announcement order): the model's argument text as written, the recorded result,
+    the approval; also for calls that got no ``tool_result`` (held, cancelled)."""
+
+    internal: ClassVar[bool] = True
+    type: Literal["tool_call_record"] = "tool_call_record"
+    index: int
+    agent_key: str
+    round: int
+    call_id: str
+    name: str
+    arguments: str
+    result: str
+    ok: bool
+    duration_ms: int
+    approval: ApprovalStatus | None = None
+
+
+InternalEvent = LLMCallEvent | ToolCallRecordEvent
+
 TurnEvent = Annotated[
     TurnStartedEvent
     | SummaryEvent
@@ -303,9 +314,24 @@ TurnEvent = Annotated[
     | ReviewEvent
     | ReviewCompletedEvent
     | TurnCompletedEvent
-    | ErrorEvent,
+    | ErrorEvent
+    | LLMCallEvent
+    | ToolCallRecordEvent,
     Field(discriminator="type"),
 ]
+
+EVENT_MODELS: tuple[type[_Event], ...] = get_args(get_args(TurnEvent)[0])
+
+
+def type_name(model: type[_Event]) -> str:
+    """The ``type`` value of an event model."""
+    name: str = model.model_fields["type"].default
+    return name
+
+
+EVENT_TYPES: frozenset[str] = frozenset(type_name(m) for m in EVENT_MODELS)
+INTERNAL_TYPES: frozenset[str] = frozenset(type_name(m) for m in EVENT_MODELS if m.internal)
+PUBLIC_TYPES: frozenset[str] = EVENT_TYPES - INTERNAL_TYPES
 
 
 def event_to_json(event: TurnEvent) -> str:

@@ -20,6 +20,10 @@ Promises:
   Failed route/evaluate calls do not degrade the status (the engine falls back and says
   so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
 - ``output`` is the turn's text, formatted as in the seed.
+- With an ``outbox`` (the live runner gives one), each LLM call and tool call, once
+  set, is also appended there as its internal event (``llm_call``, ``tool_call_record``)
+  for the layer above to journal and store: the record can then be folded back from the
+  turn's events (``engine/fold.py``), even when the process dies mid-turn.
 
   Modes whose spec's ``output`` is ``rounds`` (orchestrator)::
 
@@ -45,11 +49,12 @@ Promises:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 from pantheon.engine.approvals import ResumeState
-from pantheon.engine.events import TurnUsage
+from pantheon.engine.events import InternalEvent, LLMCallEvent, ToolCallRecordEvent, TurnUsage
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
 from pantheon.engine.snapshot import SessionSummary
@@ -126,6 +131,9 @@ class TurnRecord:
     context_dropped: int = 0
     # Set when an agent paused for approval: what the continuation needs (ADR 0015).
     resume_state: ResumeState | None = None
+    turn_id: str = ""
+    # Where set calls go as internal events (None: nobody reads them, e.g. the fold).
+    outbox: list[InternalEvent] | None = None
     _messages: list[ProducedMessage | None] = field(default_factory=list, init=False, repr=False)
     _calls: list[LLMCallRecord | None] = field(default_factory=list, init=False, repr=False)
     _tools: list[ToolCallRecord | None] = field(default_factory=list, init=False, repr=False)
@@ -143,8 +151,15 @@ class TurnRecord:
         self._calls.append(None)
         return len(self._calls) - 1
 
+    @property
+    def llm_slots(self) -> int:
+        """How many LLM call slots were reserved (set or not)."""
+        return len(self._calls)
+
     def set_call(self, slot: int, call: LLMCallRecord) -> None:
         self._calls[slot] = call
+        if self.outbox is not None:
+            self.outbox.append(LLMCallEvent(turn_id=self.turn_id, index=slot, **_fields(call)))
 
     def reserve_tool_call(self) -> int:
         self._tools.append(None)
@@ -152,6 +167,10 @@ class TurnRecord:
 
     def set_tool_call(self, slot: int, call: ToolCallRecord) -> None:
         self._tools[slot] = call
+        if self.outbox is not None:
+            fields = _fields(call)
+            del fields["message_slot"], fields["message_index"]  # the fold links by call id
+            self.outbox.append(ToolCallRecordEvent(turn_id=self.turn_id, index=slot, **fields))
 
     # -- read by the layer above ----------------------------------------------------------
     @property
@@ -203,3 +222,7 @@ class TurnRecord:
         if shape == "rounds":
             return "\n\n".join([*rounds_output(messages), *filter(None, [self.closing])])
         return "\n\n".join(message_line(m) for m in messages)
+
+
+def _fields(record: LLMCallRecord | ToolCallRecord) -> dict[str, Any]:
+    return asdict(record)

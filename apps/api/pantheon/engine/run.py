@@ -50,7 +50,7 @@ async def run_turn(
     limit); a refused call is skipped and its speaker fails with ``budget_exceeded``."""
     mode = select_mode(snapshot.mode)
     participants = mode.participants(snapshot)
-    record.mode = snapshot.mode
+    record.mode, record.turn_id = snapshot.mode, snapshot.turn_id
     ctx = TurnContext(snapshot, gateway, tools, record, spend)
     yield TurnStartedEvent(
         turn_id=snapshot.turn_id,

@@ -5,13 +5,16 @@ manager's synthesis, the one agent's reply, each agent's reply under its name, t
 stage's output (the last good one when a stage failed), or the chosen draft.
 ``reasoning_content`` narrates the rest: routing, rounds, stages, the specialists'
 outputs (whole, when each finishes, since their deltas interleave), evaluations, reviews,
-failures and tool activity. Events of types this module does not know are skipped, so
-new event types never break the facade.
+failures and tool activity. Every type of the catalogue (``engine/events.py``) is in
+``HANDLERS``, read or ignored on purpose: tests/engine/test_catalogue.py checks that the
+table is exactly the catalogue, so a new event type fails it until it is placed here.
+Internal types never reach a client, so never reach here.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -56,8 +59,9 @@ class Transcript:
         return self.status is not None or self.error is not None
 
     def feed(self, event: dict[str, Any]) -> list[Piece]:
-        handler = getattr(self, f"_on_{event.get('type')}", None)
-        result: list[Piece] = handler(event) if handler is not None else []
+        # A type outside the catalogue (a newer replica's, mid-upgrade) shows nothing.
+        handler = HANDLERS.get(str(event.get("type")))
+        result: list[Piece] = handler(self, event) if handler is not None else []
         self.answered = self.answered or any(f == "content" and t.strip() for f, t in result)
         return result
 
@@ -204,3 +208,33 @@ class Transcript:
         code = event.get("code", ErrorCode.INTERNAL_ERROR)
         self.error = (str(code), str(event.get("message", "")))
         return []
+
+
+Handler = Callable[[Transcript, dict[str, Any]], list[Piece]]
+# Every event type, and what reads it; None: nothing to show (its content comes with
+# another event, e.g. ``synthesis_completed``'s text streamed as deltas; or internal).
+HANDLERS: dict[str, Handler | None] = {
+    "turn_started": Transcript._on_turn_started,
+    "summary": None,
+    "round_start": Transcript._on_round_start,
+    "round_end": None,
+    "routing": Transcript._on_routing,
+    "agent_started": Transcript._on_agent_started,
+    "delta": Transcript._on_delta,
+    "agent_completed": Transcript._on_agent_completed,
+    "agent_failed": Transcript._on_agent_failed,
+    "tool_call": Transcript._on_tool_call,
+    "tool_result": Transcript._on_tool_result,
+    "approval_required": Transcript._on_approval_required,
+    "evaluation": Transcript._on_evaluation,
+    "synthesis_started": Transcript._on_synthesis_started,
+    "synthesis_completed": None,
+    "stage_started": Transcript._on_stage_started,
+    "stage_completed": Transcript._on_stage_completed,
+    "review": Transcript._on_review,
+    "review_completed": Transcript._on_review_completed,
+    "turn_completed": Transcript._on_turn_completed,
+    "error": Transcript._on_error,
+    "llm_call": None,
+    "tool_call_record": None,
+}

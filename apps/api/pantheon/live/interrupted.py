@@ -56,11 +56,20 @@ def interrupted_event(turn_id: str) -> ErrorEvent:
     )
 
 
-def _parse(texts: Sequence[str]) -> list[TurnEvent]:
-    events = [_EVENT.validate_json(text) for text in texts]
-    while events and events[-1].type in _TERMINAL:
-        events.pop()
-    return events
+def _parse(texts: Sequence[str]) -> list[tuple[TurnEvent, str]]:
+    """Each event with its text, without a final event (a commit that failed)."""
+    parsed = [(_EVENT.validate_json(text), text) for text in texts]
+    return [(event, text) for event, text in parsed if event.type not in _TERMINAL]
+
+
+def _numbered(parsed: list[tuple[TurnEvent, str]]) -> list[PublishedEvent]:
+    """The events as published: public ones numbered 1, 2 ..., internal ones unnumbered."""
+    out: list[PublishedEvent] = []
+    seq = 0
+    for event, text in parsed:
+        seq += not event.internal
+        out.append(PublishedEvent(seq, event, text, internal=event.internal))
+    return out
 
 
 async def _recorded(db: Database, turn_id: uuid.UUID) -> bool:
@@ -73,8 +82,9 @@ async def record_interrupted(
 ) -> bool:
     """Record the turn ``meta`` as ``interrupted`` unless it is already in the database.
 
-    ``events``: the JSON texts of its published events, seq 1, 2 ... in order (as
-    streamed). ``ended_at``: when it stopped, if known (else now). True if written now."""
+    ``events``: the JSON texts of its published events in order (as journalled: the
+    public ones, seq 1, 2 ..., with the internal ones among them). ``ended_at``: when it
+    stopped, if known (else now). True if written now."""
     turn_id = uuid.UUID(meta.turn_id)
     if await _recorded(db, turn_id):
         return False
@@ -82,7 +92,7 @@ async def record_interrupted(
         parsed = await asyncio.to_thread(_parse, events)
     else:
         parsed = _parse(events)
-    record = rebuild_record(meta.mode, parsed, meta.approvals)
+    record = rebuild_record(meta.mode, [event for event, _ in parsed], meta.approvals)
     # The recorder reads only the snapshot's ids, mode and message (a continuation's:
     # its decisions, as the meta keeps them); the roster is gone.
     snapshot = TurnSnapshot(meta.turn_id, meta.session_id, meta.mode, meta.message, (), "")
@@ -92,12 +102,11 @@ async def record_interrupted(
         message_ids=plan_message_ids(record), idempotency_key=None,
         request_hash=meta.request_hash, continues=meta.continues,
     )  # fmt: skip
-    published = [
-        PublishedEvent(seq, event, text)
-        for seq, (event, text) in enumerate(zip(parsed, events, strict=False), start=1)
-    ]
+    published = _numbered(parsed)
     last = interrupted_event(meta.turn_id)
-    published.append(PublishedEvent(len(published) + 1, last, event_to_json(last)))
+    published.append(
+        PublishedEvent(sum(not p.internal for p in published) + 1, last, event_to_json(last))
+    )
     try:
         await record_turn(db, finished, published)
     except IntegrityError:

@@ -4,7 +4,8 @@ one commit, so a process that dies mid-turn loses nothing (docs/adr/0011-crash-j
 Promises:
 - One append-only file per running turn, ``<data_dir>/journal/<turn id>.jsonl``: the
   turn's ``TurnMeta`` as the first line, then each published event's JSON text (exactly
-  as streamed), one per line, in seq order.
+  as streamed), one per line, in publish order; internal events (``llm_call``,
+  ``tool_call_record``: never streamed) are lines too, so a dead turn keeps its usage.
 - The file is created ``flush_s`` after the turn started (or once ``BATCH_EVENTS``
   events wait): a turn that commits sooner, as most short ones do, never touches the
   disk, and a crash that early loses no more than the flush interval allows anyway.
@@ -46,7 +47,7 @@ _AT_ONCE = frozenset(
     {
         "turn_started", "agent_started", "agent_completed", "agent_failed",
         "synthesis_started", "synthesis_completed", "tool_call", "tool_result",
-        "turn_completed", "error",
+        "turn_completed", "error", "llm_call", "tool_call_record",
     }
 )  # fmt: skip
 
@@ -98,7 +99,7 @@ class _TurnFile:
     # -- observer: on the event loop, per event ---------------------------------------
     def published(self, event: PublishedEvent) -> None:
         boundary = self.opened and event.event.type in _AT_ONCE
-        if boundary or event.seq - self.written >= BATCH_EVENTS:
+        if boundary or len(self.live.log) - self.written >= BATCH_EVENTS:
             self.wake.set()
         elif self.timer is None and not self.wake.is_set():
             self.timer = asyncio.get_running_loop().call_later(self.flush_s, self.wake.set)
@@ -142,7 +143,7 @@ class _TurnFile:
             self.wake.clear()
             self._stop_timer()
             ended = self.ended  # read before the write: events may still come during it
-            new = self.live.events[self.written :]
+            new = self.live.log[self.written :]
             if new:
                 await self.journal.io(_append, handle, [p.data for p in new])
                 self.written += len(new)

@@ -141,8 +141,9 @@ def _tool_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
 
 async def _encoded_log(events: list[PublishedEvent]) -> bytes:
     # The JSON text that was streamed: no second serialisation, and replay sends the same bytes.
-    assert [e.seq for e in events] == list(range(1, len(events) + 1)), "a gapless log"
-    return await event_log.encode_async([e.data for e in events])
+    public = [e.data for e in events if not e.internal]
+    assert [e.seq for e in events if not e.internal] == list(range(1, len(public) + 1))
+    return await event_log.encode_async(public, [e.data for e in events if e.internal])
 
 
 def _transient(exc: DBAPIError) -> bool:
@@ -152,13 +153,14 @@ def _transient(exc: DBAPIError) -> bool:
 
 
 async def record_turn(db: Database, turn: FinishedTurn, events: list[PublishedEvent]) -> None:
-    """Persist ``turn`` and its ``events`` (which include the final one) in one commit,
-    retried when the failure is transient (each attempt is all-or-nothing)."""
+    """Persist ``turn`` and its ``events`` (which include the final one; internal ones go
+    to the log's internal part) in one commit, retried when the failure is transient
+    (each attempt is all-or-nothing)."""
     turn_id = uuid.UUID(turn.snapshot.turn_id)
     log = await _encoded_log(events)  # compressed before the write lock is taken
     for attempt in range(1, WRITE_ATTEMPTS + 1):
         try:
-            await _write(db, turn, log, len(events))
+            await _write(db, turn, log, sum(1 for e in events if not e.internal))
             return
         except DBAPIError as exc:
             if attempt == WRITE_ATTEMPTS or not _transient(exc):

@@ -1,9 +1,11 @@
 """Running turns: each is a task owned by the registry, not by the HTTP request.
 
 Promises:
-- Events get ``seq`` 1, 2, 3 ... in publish order; the buffer keeps all of them, so a
-  listener that joins late, or resumes after ``n``, gets exactly the events after ``n``
-  and then the live ones. Any number of listeners may follow one turn.
+- Events get ``seq`` 1, 2, 3 ... in publish order (internal events, ``publish_internal``,
+  get none: they go to the journal and the mirror, never to listeners); the buffer
+  keeps all of them, so a listener that joins late, or resumes after ``n``, gets
+  exactly the events after ``n`` and then the live ones. Any number of listeners may
+  follow one turn.
 - Requests with the same Idempotency-Key for a session are serialised (``key_lock``) from
   their registry check to their start, so a retry never misses its first turn.
 - A session has at most one running turn; ``start`` is synchronous (no await between the
@@ -40,9 +42,13 @@ SHUTTING_DOWN = "the server is shutting down; retry on another instance"
 
 @dataclass(frozen=True, slots=True)
 class PublishedEvent:
+    """An event as published: ``seq`` is its id, or for an internal event the id of the
+    public event it follows (it has none of its own)."""
+
     seq: int
     event: TurnEvent
     data: str
+    internal: bool = False
 
 
 class TurnMirror(Protocol):
@@ -81,7 +87,8 @@ class LiveTurn:
     request_hash: str | None = None
     meta: TurnMeta | None = None  # what recording it ``interrupted`` would need
     mirror: TurnMirror | None = None
-    events: list[PublishedEvent] = field(default_factory=list)
+    events: list[PublishedEvent] = field(default_factory=list)  # public: what listeners get
+    log: list[PublishedEvent] = field(default_factory=list)  # public and internal, in order
     task: asyncio.Task[None] | None = None
     finished: asyncio.Event = field(default_factory=asyncio.Event)
     started: bool = False
@@ -97,9 +104,18 @@ class LiveTurn:
     def append(self, published: PublishedEvent) -> None:
         assert published.seq == len(self.events) + 1, "events are published in order"
         self.events.append(published)
+        self._told(published)
+        self._wake()
+
+    def publish_internal(self, event: TurnEvent) -> None:
+        """Journal and mirror ``event`` without a seq; listeners never see it."""
+        assert event.internal, "only internal events bypass the stream"
+        self._told(PublishedEvent(len(self.events), event, event_to_json(event), internal=True))
+
+    def _told(self, published: PublishedEvent) -> None:
+        self.log.append(published)
         if self.mirror is not None:
             self.mirror.published(published)
-        self._wake()
         if self.observer is not None:
             self.observer.published(published)
 

@@ -75,7 +75,17 @@ async def _publish_events(job: TurnJob, live: LiveTurn, record: TurnRecord) -> N
     engine = run_turn(job.snapshot, job.gateway, job.tools, record, job.spend)
     async with contextlib.aclosing(engine) as events:
         async for event in events:
+            _drain(live, record)  # calls settled before this event go first
             live.publish(event)
+
+
+def _drain(live: LiveTurn, record: TurnRecord) -> None:
+    """Publish the record's new internal events (no seq, never sent to clients)."""
+    outbox = record.outbox
+    if outbox:
+        for internal in outbox:
+            live.publish_internal(internal)
+        outbox.clear()
 
 
 def _error_code(abort: TurnAbort | None, record: TurnRecord) -> str | None:
@@ -112,8 +122,9 @@ async def _shielded(write: asyncio.Task[None]) -> None:
 async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     """The live turn's task body (see the module docstring for the ordering)."""
     started_at = utcnow()
-    record = TurnRecord()
+    record = TurnRecord(outbox=[])
     abort = await _drive_engine(job, live, record)
+    _drain(live, record)  # the calls that settled as the engine stopped (cancelled ones too)
     status: TurnStatus
     if abort is TurnAbort.CANCELLED:
         status = "cancelled"
@@ -148,7 +159,7 @@ async def _record_and_finish(
     job: TurnJob, live: LiveTurn, finished: FinishedTurn, final: ErrorEvent | TurnCompletedEvent
 ) -> None:
     last = live.prepare(final)
-    write = asyncio.create_task(record_turn(job.db, finished, [*live.events, last]))
+    write = asyncio.create_task(record_turn(job.db, finished, [*live.log, last]))
     try:
         await _shielded(write)
     except Exception:

@@ -18,6 +18,11 @@ function panelFor(view, e) {
   return view.activePanels.get(e.agent_key) ?? view.panel(null, e.agent_key);
 }
 
+/** Public event types the turn view shows nothing for: `summary` (the session summary
+ * changed; the page reads it with the session, not from the turn). Every other public type
+ * has a renderer (tests/engine/test_catalogue.py checks both lists against the catalogue). */
+export const IGNORED_EVENTS = ["summary"];
+
 export const RENDERERS = {
   turn_started(view, e) {
     view.turnId = e.turn_id;

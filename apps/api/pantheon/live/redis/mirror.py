@@ -3,7 +3,10 @@
 Publishing stays synchronous (no await per token): events queue here and one writer task
 sends each batch in one pipelined round trip. Entry ids are ``<seq>-0``, so a reader on
 any replica resumes after event ``n`` by reading after id ``n-0``; the entry after the
-last event (``<seq>-1``, field ``end``) tells readers the turn is over. If Redis fails
+last event (``<seq>-1``, field ``end``) tells readers the turn is over. Internal events
+(``engine/events.py``: recorded, never streamed) are entries too, field ``i`` and id
+``<seq>-<k + 1>`` for the k-th after public event ``seq``: readers skip them, a dead
+turn's recorder (the sweeper) reads them. If Redis fails
 mid-turn, or restarts and loses the stream, the turn goes on (it commits to the database as
 always); the stream stops being written, and readers elsewhere read the rest from the
 turn's record once it is committed.
@@ -22,6 +25,7 @@ from pantheon.live.registry import LiveTurn, PublishedEvent
 log = logging.getLogger(__name__)
 END_FIELD = "end"
 DATA_FIELD = "d"
+INTERNAL_FIELD = "i"
 
 
 def entry_id(seq: int, end: bool = False) -> str:
@@ -34,8 +38,10 @@ class StreamMirror:
     def __init__(self, store: RedisStore, live: LiveTurn) -> None:
         self._store = store
         self._live = live
-        self._pending: list[PublishedEvent] = []
+        self._pending: list[tuple[str, PublishedEvent]] = []  # with its entry id
         self._last_seq = 0
+        self._last_sub = 0  # the last entry id's sequence part (internal events after seq)
+        self._internal_after = 0  # internal events since the last public one
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()
         self._closed = False
@@ -43,7 +49,13 @@ class StreamMirror:
         self.task = asyncio.create_task(self._run(), name=f"mirror-{live.turn_id}")
 
     def published(self, published: PublishedEvent) -> None:
-        self._pending.append(published)
+        if published.internal:
+            self._internal_after += 1
+            entry = f"{published.seq}-{self._internal_after + 1}"
+        else:
+            self._internal_after = 0
+            entry = entry_id(published.seq)
+        self._pending.append((entry, published))
         self._wake.set()
 
     def closed(self) -> None:
@@ -71,11 +83,11 @@ class StreamMirror:
                 return
             key, limit = self._store.keys.events(self._live.turn_id), self._store.settings
             pipe = self._store.redis.pipeline(transaction=False)
-            for event in batch:
+            for entry, event in batch:
                 pipe.xadd(
                     key,
-                    {DATA_FIELD: event.data},
-                    id=entry_id(event.seq),
+                    {INTERNAL_FIELD if event.internal else DATA_FIELD: event.data},
+                    id=entry,
                     maxlen=limit.stream_maxlen,
                     approximate=True,
                     nomkstream=self._last_seq > 0,  # a stream Redis lost is not begun anew
@@ -90,7 +102,8 @@ class StreamMirror:
             if None in written[: len(batch)]:
                 self._stop_sharing("Redis lost the stream (restarted?)")
                 return
-            self._last_seq = batch[-1].seq
+            last, _ = batch[-1]
+            self._last_seq, self._last_sub = (int(part) for part in last.split("-"))
 
     def _stop_sharing(self, reason: str) -> None:
         """Readers elsewhere find the turn's record once it is committed instead."""
@@ -114,7 +127,8 @@ class StreamMirror:
             return
         keys, turn_id = self._store.keys, self._live.turn_id
         pipe = self._store.redis.pipeline(transaction=True)
-        pipe.xadd(keys.events(turn_id), {END_FIELD: "1"}, id=entry_id(self._last_seq, end=True))
+        end = f"{self._last_seq}-{max(1, self._last_sub + 1)}"  # after trailing internal ones
+        pipe.xadd(keys.events(turn_id), {END_FIELD: "1"}, id=end)
         pipe.pexpire(keys.events(turn_id), self._store.ttl_ms)
         pipe.pexpire(keys.meta(turn_id), self._store.ttl_ms)
         pipe.delete(keys.cancel(turn_id))

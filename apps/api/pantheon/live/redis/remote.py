@@ -24,7 +24,7 @@ from redis.exceptions import RedisError
 from pantheon.engine.events import ErrorEvent, event_to_json
 from pantheon.engine.fold import INTERRUPTED
 from pantheon.errors import ServiceUnavailable
-from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, entry_id
+from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, INTERNAL_FIELD, entry_id
 from pantheon.live.redis.store import RedisStore, checked
 from pantheon.live.registry import SHUTTING_DOWN
 
@@ -101,6 +101,9 @@ class RemoteTurn:
                 continue
             for entry, fields in found:
                 seq = _seq(entry)
+                if INTERNAL_FIELD in fields:  # recorded, never sent to clients
+                    last = entry
+                    continue
                 if END_FIELD in fields:
                     if seq != position:  # the end of a stream that lost our next events
                         raise _Lost

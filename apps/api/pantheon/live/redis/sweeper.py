@@ -20,7 +20,7 @@ from redis.exceptions import RedisError
 from pantheon.engine.events import event_to_json
 from pantheon.live.interrupted import interrupted_event
 from pantheon.live.meta import TurnMeta
-from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, entry_id
+from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, INTERNAL_FIELD, entry_id
 from pantheon.live.redis.store import RedisStore
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ class Sweeper:
         if any(END_FIELD in fields for _id, fields in entries):
             await redis.zrem(keys.running, turn_id)
             return
-        texts = [fields[DATA_FIELD] for _id, fields in entries]
+        texts = [fields.get(DATA_FIELD) or fields[INTERNAL_FIELD] for _id, fields in entries]
         try:
             recorded = await self._record(TurnMeta.from_json(meta["meta"]), texts)
         except Exception:

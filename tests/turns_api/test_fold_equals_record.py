@@ -1,0 +1,96 @@
+"""The one fold (engine/fold.py) over a finished turn's stored events, public and
+internal, gives the record the engine wrote: messages, LLM calls, tool calls, status,
+output, rounds and usage, in every mode (tools included)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from pydantic import TypeAdapter
+from sqlalchemy import select
+
+from pantheon.db.engine import Database
+from pantheon.db.models import TurnEventLog
+from pantheon.db.uow import unit_of_work
+from pantheon.engine.events import TurnEvent
+from pantheon.engine.fold import rebuild_record
+from pantheon.engine.record import TurnRecord
+from pantheon.engine.values import Mode
+from pantheon.live import event_log
+from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.engine.toolbox import TestTools, calculating_agent
+from tests.turns_api.test_public_streams import MODES, _session
+
+_EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
+_MODE: TypeAdapter[Mode] = TypeAdapter(Mode)
+
+
+async def _stored(db: Database, turn_id: str) -> tuple[list[str], list[str]]:
+    query = select(TurnEventLog.data).where(TurnEventLog.turn_id == uuid.UUID(turn_id))
+    async with unit_of_work(db, write=False) as session:
+        data = await session.scalar(query)
+    assert data is not None
+    return event_log.decode_all(data)
+
+
+def _messages(record: TurnRecord) -> list[tuple[Any, ...]]:
+    return [
+        (m.role, m.agent_key, m.agent_name, m.round, m.content, m.status, m.error_code)
+        for m in record.messages
+    ]
+
+
+_CALL_FIELDS = (
+    "purpose", "model", "agent_key", "round", "input_tokens", "output_tokens",
+    "usage_estimated", "latency_ms", "ttft_ms", "status", "error_code",
+)  # fmt: skip
+_TOOL_FIELDS = (
+    "agent_key", "round", "call_id", "name", "arguments", "result", "ok", "duration_ms",
+    "approval",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_the_fold_of_a_finished_turn_is_its_record(
+    client: httpx.AsyncClient, scripted: ScriptedProvider, app: FastAPI, mode: str
+) -> None:
+    app.state.tools = TestTools()
+    scripted.script(calculating_agent, agent="calc")
+    scripted.script('{"agents": ["calc", "plain"]}', purpose="route")
+    session_id = await _session(client, mode)
+    message = "@calc and @plain: what is 17*23?" if mode == "manual" else "what is 17*23?"
+    response = await client.post(f"/v1/sessions/{session_id}/turns", json={"message": message})
+    assert response.status_code == 201, response.text
+    turn = response.json()
+    public, internal = await _stored(app.state.db, turn["id"])
+    assert {_EVENT.validate_json(t).type for t in internal} == {"llm_call", "tool_call_record"}
+    events = [_EVENT.validate_json(text) for text in [*public[:-1], *internal]]
+    folded = rebuild_record(_MODE.validate_python(mode), events)
+
+    stored_messages = [
+        (m["role"], m["agent_key"], m["agent_name"], m["round"], m["content"], m["status"],
+         m["error_code"])
+        for m in turn["messages"][1:]
+    ]  # fmt: skip
+    assert _messages(folded) == stored_messages
+    calls = [tuple(getattr(c, f) for f in _CALL_FIELDS) for c in folded.llm_calls]
+    assert calls == [tuple(c[f] for f in _CALL_FIELDS) for c in turn["llm_calls"]]
+    assert [c.cost_usd for c in folded.llm_calls] == pytest.approx(
+        [c["cost_usd"] for c in turn["llm_calls"]]
+    )
+    tools = [tuple(getattr(c, f) for f in _TOOL_FIELDS) for c in folded.tool_calls]
+    assert tools == [tuple(c[f] for f in _TOOL_FIELDS) for c in turn["tool_calls"]]
+    assert tools, "each mode's turn called the calculator"
+    assert (folded.status, folded.rounds) == (turn["status"], turn["rounds"])
+    usage = folded.usage()
+    assert (usage.input_tokens, usage.output_tokens) == (
+        turn["usage"]["input_tokens"], turn["usage"]["output_tokens"],
+    )  # fmt: skip
+    # The review's closing block (best draft, why it stopped) is the engine's, not folded.
+    assert turn["output"].startswith(folded.output)
+    if mode != "review":
+        assert folded.output == turn["output"]
