@@ -22,7 +22,7 @@ from pantheon.engine.record import TurnRecord
 from pantheon.engine.values import Mode
 from pantheon.live import event_log
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.engine.toolbox import TestTools, calculating_agent
+from tests.engine.toolbox import TestTools, calculating_agent, use_tools
 from tests.turns_api.test_public_streams import MODES, _session
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
@@ -58,7 +58,7 @@ _TOOL_FIELDS = (
 async def test_the_fold_of_a_finished_turn_is_its_record(
     client: httpx.AsyncClient, scripted: ScriptedProvider, app: FastAPI, mode: str
 ) -> None:
-    app.state.tools = TestTools()
+    use_tools(app, TestTools())
     scripted.script(calculating_agent, agent="calc")
     scripted.script('{"agents": ["calc", "plain"]}', purpose="route")
     session_id = await _session(client, mode)
@@ -66,7 +66,7 @@ async def test_the_fold_of_a_finished_turn_is_its_record(
     response = await client.post(f"/v1/sessions/{session_id}/turns", json={"message": message})
     assert response.status_code == 201, response.text
     turn = response.json()
-    public, internal = await _stored(app.state.db, turn["id"])
+    public, internal = await _stored(app.state.services.db, turn["id"])
     assert {_EVENT.validate_json(t).type for t in internal} == {"llm_call", "tool_call_record"}
     events = [_EVENT.validate_json(text) for text in [*public[:-1], *internal]]
     folded = rebuild_record(_MODE.validate_python(mode), events)

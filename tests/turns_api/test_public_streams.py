@@ -19,7 +19,7 @@ import pytest
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.engine.toolbox import TestTools, calculating_agent
+from tests.engine.toolbox import TestTools, calculating_agent, use_tools
 from tests.factories import add_to_room, create_agent, create_room
 
 GOLDEN = Path(__file__).parent / "golden" / "public_streams.json"
@@ -75,7 +75,7 @@ async def _streams(client: httpx.AsyncClient, mode: str) -> dict[str, list[str]]
 async def test_public_stream_is_unchanged(
     client: httpx.AsyncClient, scripted: ScriptedProvider, app: FastAPI, mode: str
 ) -> None:
-    app.state.tools = TestTools()
+    use_tools(app, TestTools())
     scripted.script(calculating_agent, agent="calc")
     scripted.script('{"agents": ["calc", "plain"]}', purpose="route")
     scripted.script("the synthesis", purpose="synthesis")
