@@ -71,7 +71,10 @@ def upgrade() -> None:
 
 def _event_rows(turn_id: object, data: bytes) -> Iterator[dict[str, object]]:
     raw = zlib.decompress(data).decode("utf-8")
-    for seq, text in enumerate(raw.split("\n") if raw else [], start=1):
+    # Logs written since ADR 0016 end with an empty line and the turn's internal events
+    # (never streamed); the per-event table of this revision held the streamed ones only.
+    public = raw.split("\n\n", 1)[0]
+    for seq, text in enumerate(public.split("\n") if public else [], start=1):
         yield {"turn_id": turn_id, "seq": seq, "type": json.loads(text)["type"], "data": text}
 
 
