@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 import httpx2
 from fastapi import FastAPI
 from mcp import Client
+from mcp.client.session import ElicitationFnT
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
@@ -28,10 +29,13 @@ def http_for(app: FastAPI, key: str | None = None) -> httpx2.AsyncClient:
 
 @asynccontextmanager
 async def mcp_client(
-    app: FastAPI, key: str | None = None, mode: str = "auto"
+    app: FastAPI,
+    key: str | None = None,
+    mode: str = "auto",
+    elicitation: ElicitationFnT | None = None,
 ) -> AsyncIterator[Client]:
-    """An SDK client connected to ``app``'s ``/mcp``."""
+    """An SDK client connected to ``app``'s ``/mcp`` (answering elicitations when given)."""
     async with http_for(app, key) as http:
         transport = streamable_http_client(f"{BASE}/mcp", http_client=http)
-        async with Client(transport, mode=mode) as client:
+        async with Client(transport, mode=mode, elicitation_callback=elicitation) as client:
             yield client

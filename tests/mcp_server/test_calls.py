@@ -8,7 +8,8 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from mcp_types import CallToolResult
+from mcp.client.session import ClientRequestContext
+from mcp_types import CallToolResult, ElicitRequestParams, ElicitResult, ErrorData
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.factories import create_agent, create_room
@@ -149,3 +150,43 @@ async def test_an_approval_pause_is_said_and_left_to_the_native_api(
     outcome = structured(result)
     assert outcome["status"] == "awaiting_approval"
     assert f"POST /v1/turns/{outcome['turn_id']}/approvals" in text(result)
+
+
+class Approver:
+    """An elicitation callback answering every approval request the same way."""
+
+    def __init__(self, approve: bool, reason: str = "") -> None:
+        self.answer = {"approve": approve, "reason": reason}
+        self.asked: list[str] = []
+
+    async def __call__(
+        self, context: ClientRequestContext, params: ElicitRequestParams
+    ) -> ElicitResult | ErrorData:
+        self.asked.append(params.message)
+        return ElicitResult(action="accept", content=dict(self.answer))
+
+
+@pytest.mark.parametrize(
+    ("approve", "answer"),
+    [(True, "Result: 391"), (False, "Result: not run: a person rejected this call: not now")],
+)
+async def test_an_approval_is_asked_of_the_host_and_resumes_the_turn(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider, approve: bool, answer: str
+) -> None:
+    await create_agent(client, "calc", tools=["calculator!"])
+    scripted.script(gated_agent, agent="calc")
+    approver = Approver(approve, "not now")
+    async with mcp_client(app, elicitation=approver) as mcp:
+        result = await mcp.call_tool("agent_calc", {"message": "17*23?"})
+
+    assert len(approver.asked) == 1
+    assert 'asks to call calculator({"expression": "17*23"})' in approver.asked[0]
+    outcome = structured(result)
+    assert outcome["status"] == "completed"
+    assert answer in text(result)
+    turn = (await client.get(f"/v1/turns/{outcome['turn_id']}")).json()
+    assert turn["continues"] is not None
+    paused = (await client.get(f"/v1/turns/{turn['continues']}")).json()
+    assert paused["status"] == "awaiting_approval"
+    decided = [c["approval"] for c in turn["tool_calls"]]
+    assert decided == ["approved" if approve else "rejected"]

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, InputRequiredResult, InputResponses, TextContent
 from pydantic import ValidationError
 
 from pantheon.auth import Principal
@@ -30,6 +30,7 @@ from pantheon.facade.repository import FacadeRepository
 from pantheon.facade.service import outcome_error
 from pantheon.facade.transcript import FINAL_TYPES, Transcript
 from pantheon.limits import limit_turn_rate
+from pantheon.protocols.mcp_server.approvals import approval_request, decisions
 from pantheon.protocols.mcp_server.catalogue import (
     AgentArguments,
     AgentOutput,
@@ -45,6 +46,7 @@ from pantheon.turns.schemas import TurnCreate, TurnDetail
 from pantheon.turns.service import StartedTurn
 
 Progress = Callable[[str], Awaitable[None]]
+Outcome = CallToolResult | InputRequiredResult
 _TITLE_CHARS = 80
 
 
@@ -101,28 +103,44 @@ def _narration(transcript: Transcript, event: dict[str, Any]) -> tuple[str, str]
 
 @dataclass
 class ToolCall:
-    """One ``tools/call`` of a room or agent tool, by ``principal``."""
+    """One ``tools/call`` of a room or agent tool, by ``principal``; ``can_ask``: the host
+    answers approval requests itself (approvals.py)."""
 
     services: Services
     principal: Principal
     target: Target
+    can_ask: bool = False
 
     @property
     def owner(self) -> uuid.UUID:
         return self.principal.user_id
 
-    async def run(self, arguments: dict[str, Any], progress: Progress) -> CallToolResult:
+    async def run(
+        self,
+        arguments: dict[str, Any],
+        progress: Progress,
+        answers: InputResponses | None = None,
+        state: str | None = None,
+    ) -> Outcome:
+        """A new turn, or with ``state`` (an approval round's) the paused turn's continuation."""
         try:
             args = arguments_model(self.target.kind).model_validate(arguments)
         except ValidationError as exc:
             return _invalid(exc)
         try:
-            await limit_turn_rate(self.principal, self.services)
-            session_id, opened = await self._session(args)
-            started = await self._start(session_id, opened, args)
+            if state is not None:
+                started = await self._decide(state, answers)
+            else:
+                await limit_turn_rate(self.principal, self.services)
+                session_id, opened = await self._session(args)
+                started = await self._start(session_id, opened, args)
         except AppError as exc:
             return _refusal(exc)
-        return await self._follow(started, session_id, progress)
+        return await self._follow(started, progress)
+
+    async def _decide(self, state: str, answers: InputResponses | None) -> StartedTurn:
+        turn_id, data = decisions(state, answers)
+        return await self.services.turns.decide(self.owner, turn_id, data)
 
     async def _session(self, args: AgentArguments) -> tuple[str, bool]:
         """The session to run in (the one named, checked, or a new one) and whether it is new."""
@@ -165,9 +183,7 @@ class ToolCall:
                     await FacadeRepository(db).delete_unused_session(uuid.UUID(session_id))
             raise
 
-    async def _follow(
-        self, started: StartedTurn, session_id: str, progress: Progress
-    ) -> CallToolResult:
+    async def _follow(self, started: StartedTurn, progress: Progress) -> Outcome:
         """Read the turn's events to its end: progress as it goes, then the result. A
         caller that goes away (cancel, closed stream) stops the turn, as in the facade."""
         transcript, answer = Transcript(), []
@@ -188,12 +204,15 @@ class ToolCall:
             if started.live is not None:
                 started.live.cancel()
             raise
-        return _result(transcript, "".join(answer), detail, session_id)
+        if detail.status == "awaiting_approval" and self.can_ask:
+            asked = approval_request(detail)
+            if asked is not None:
+                return asked
+        return _result(transcript, "".join(answer), detail)
 
 
-def _result(
-    transcript: Transcript, answer: str, detail: TurnDetail, session_id: str
-) -> CallToolResult:
+def _result(transcript: Transcript, answer: str, detail: TurnDetail) -> CallToolResult:
+    session_id = str(detail.session_id)
     outcome = ToolOutcome(
         turn_id=str(detail.id),
         session_id=session_id,

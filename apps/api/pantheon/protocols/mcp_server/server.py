@@ -29,11 +29,13 @@ from mcp_types import (
     INVALID_REQUEST,
     CallToolRequestParams,
     CallToolResult,
+    InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
     Tool,
     ToolAnnotations,
 )
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -103,10 +105,18 @@ async def list_tools(
     return ListToolsResult(tools=[_tool(t) for t in await _targets(services, principal)])
 
 
+def _can_ask(ctx: ServerRequestContext[Any, Any]) -> bool:
+    """The host answers ``input_required`` results with form elicitations (2026-07-28)."""
+    capabilities = ctx.session.client_capabilities
+    modern = ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+    return modern and capabilities is not None and capabilities.elicitation is not None
+
+
 async def call_tool(
     ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams
-) -> CallToolResult:
-    """Run a turn of the room or agent the tool names; unknown names are a protocol error."""
+) -> CallToolResult | InputRequiredResult:
+    """Run a turn of the room or agent the tool names (or, answering an approval request,
+    the paused turn's continuation); unknown names are a protocol error."""
     principal, services = _caller(ctx)
     found = {t.name: t for t in await _targets(services, principal)}
     target = found.get(params.name)
@@ -117,7 +127,9 @@ async def call_tool(
             "(agent_*)",
         )
 
-    return await ToolCall(services, principal, target).run(params.arguments or {}, _Progress(ctx))
+    call = ToolCall(services, principal, target, can_ask=_can_ask(ctx))
+    arguments = params.arguments or {}
+    return await call.run(arguments, _Progress(ctx), params.input_responses, params.request_state)
 
 
 @dataclass
