@@ -17,6 +17,7 @@ from mcp.client.session import ElicitationFnT
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
+from tests.turns_api.conftest import serve  # noqa: F401  (fixture: a real uvicorn server)
 
 BASE = "http://127.0.0.1:8000"
 

@@ -11,21 +11,21 @@ from mcp.client.streamable_http import streamable_http_client
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.factories import create_room
-from tests.turns_api.conftest import Serve, serve  # noqa: F401  (fixture)
+from tests.turns_api.conftest import Serve
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 async def test_a_cancelled_call_cancels_its_turn(
     serve: Serve,
     scripted: ScriptedProvider,
-    mode: str,  # noqa: F811
+    mode: str,
 ) -> None:
     scripted.script("one two three four five six", agent="alpha", chunk_delay_s=0.2)
     async with serve() as live:
         room = await create_room(live.http, ["alpha"], name="Team")
         started = anyio.Event()
 
-        async def progress(_p: float, _t: float | None, _m: str | None) -> None:
+        async def progress(progress: float, total: float | None, message: str | None) -> None:
             started.set()
 
         async with httpx2.AsyncClient(timeout=10) as http:
