@@ -183,3 +183,27 @@ class TestBodyLimit:
         body = response.json()
         assert body["jsonrpc"] == "2.0"
         assert "2048" in body["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("agents", "arguments", "named"),
+    [
+        ([], {"message": "hi"}, "(422 "),
+        (["alpha"], {"message": "hi", "mode": "review"}, "(422 "),
+    ],
+)
+async def test_a_turn_that_cannot_start_is_an_error_result_and_leaves_no_session(
+    app: FastAPI,
+    client: httpx.AsyncClient,
+    agents: list[str],
+    arguments: dict[str, Any],
+    named: str,
+) -> None:
+    room = await create_room(client, agents, name="Team")
+    async with mcp_client(app) as mcp:
+        result = await mcp.call_tool("room_team", arguments)
+
+    assert result.is_error
+    assert named in text(result)
+    sessions = await client.get(f"/v1/rooms/{room['id']}/sessions")
+    assert sessions.json()["total"] == 0
