@@ -11,7 +11,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from mcp import Client
-from mcp_types import CallToolResult, ElicitResult, InputRequiredResult
+from mcp_types import CallToolResult, ElicitResult, InputRequiredResult, InputResponses
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.auth.conftest import MakeClients
@@ -108,6 +108,29 @@ async def test_another_users_paused_turn_cannot_be_decided(
     assert isinstance(stolen, CallToolResult)
     assert stolen.is_error
     assert "not found (404" in text(stolen)
+
+
+@pytest.mark.usefixtures("gated")
+async def test_a_state_of_another_tools_turn_is_an_error_result(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    await create_agent(client, "other")
+    async with mcp_client(app, elicitation=Approver(True)) as mcp:
+        asked = await ask(mcp)
+        assert isinstance(asked, InputRequiredResult)
+        assert asked.input_requests is not None
+        answers: InputResponses = {k: ElicitResult(action="accept") for k in asked.input_requests}
+        result = await mcp.session.call_tool(
+            "agent_other",
+            ASK,
+            input_responses=answers,
+            request_state=asked.request_state,
+            allow_input_required=True,
+        )
+
+    assert isinstance(result, CallToolResult)
+    assert result.is_error
+    assert "not to agent_other (422 " in text(result)
 
 
 @pytest.mark.usefixtures("gated")

@@ -128,10 +128,10 @@ class ToolCall:
         except ValidationError as exc:
             return _invalid(exc)
         try:
+            await limit_turn_rate(self.principal, self.services)  # a continuation counts too
             if state is not None:
                 started = await self._decide(state, answers)
             else:
-                await limit_turn_rate(self.principal, self.services)
                 session_id, opened = await self._session(args)
                 started = await self._start(session_id, opened, args)
         except AppError as exc:
@@ -139,19 +139,27 @@ class ToolCall:
         return await self._follow(started, progress)
 
     async def _decide(self, state: str, answers: InputResponses | None) -> StartedTurn:
+        """The continuation of the caller's paused turn ``state`` names, in this tool's
+        room or agent (404 for anyone else's, 422 for another room's or agent's)."""
         turn_id, data = decisions(state, answers)
+        paused = await self.services.turns.detail(self.owner, turn_id)
+        await self._named_session(str(paused.session_id))
         return await self.services.turns.decide(self.owner, turn_id, data)
 
     async def _session(self, args: AgentArguments) -> tuple[str, bool]:
         """The session to run in (the one named, checked, or a new one) and whether it is new."""
         if args.session_id is None:
             return await self._new_session(args.message), True
+        return await self._named_session(args.session_id), False
+
+    async def _named_session(self, session_id: str) -> str:
+        """The caller's session ``session_id`` if it is this tool's, else 404 / 422."""
         async with unit_of_work(self.services.db, write=False) as db:
-            chat = await SessionRepository(db).get(self.owner, args.session_id)
+            chat = await SessionRepository(db).get(self.owner, session_id)
         if chat is None:
-            raise NotFound(f"session {args.session_id} (session_id) not found")
+            raise NotFound(f"session {session_id} (session_id) not found")
         self._check_session(chat)
-        return str(chat.id), False
+        return str(chat.id)
 
     def _check_session(self, chat: ChatSession) -> None:
         owner_id = chat.room_id if self.target.kind == "room" else chat.agent_id
