@@ -22,6 +22,7 @@ from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.protocols.mcp_server.server import build_mcp_server
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
@@ -43,6 +44,7 @@ def create_app(
 ) -> FastAPI:
     """Build the ASGI app. ``scripted`` lets tests and demos drive the fake provider."""
     settings = settings or Settings()
+    mcp = build_mcp_server(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,8 +85,9 @@ def create_app(
                         knowledge=knowledge,
                         turns=TurnService(db, gateway, settings, live.backend, toolbox),
                     )
-                    yield
-                    await live.backend.shutdown(settings.turns.shutdown_grace_s)
+                    async with mcp.running():  # MCP requests wait on turns: drained first
+                        yield
+                        await live.backend.shutdown(settings.turns.shutdown_grace_s)
             finally:
                 await knowledge.ingest.stop()
         finally:
@@ -108,5 +111,6 @@ def create_app(
     )
     app.add_middleware(CleanQueryStrings)
     mount_routers(app, shapes)
+    mcp.mount(app, shapes)  # /mcp (protocols/mcp_server/)
     mount_web(app)
     return app

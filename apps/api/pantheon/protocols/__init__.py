@@ -1,0 +1,1 @@
+"""Protocol adapters: rooms and agents served to hosts that speak other protocols."""
