@@ -1,0 +1,1 @@
+"""Protocol adapters: rooms served to hosts that speak other protocols (SPEC.md)."""
