@@ -26,6 +26,7 @@ from a2a.types.a2a_pb2 import (
 )
 
 from pantheon.engine.values import TurnStatus
+from pantheon.error_codes import ErrorCode
 from pantheon.facade.service import outcome_error
 from pantheon.facade.transcript import Transcript
 
@@ -39,6 +40,7 @@ STATES: dict[TurnStatus, TaskState] = {
     "interrupted": TaskState.TASK_STATE_FAILED,  # its replica died mid-turn
     "awaiting_approval": TaskState.TASK_STATE_INPUT_REQUIRED,
 }
+_CODES: dict[str, ErrorCode] = {code.value: code for code in ErrorCode}
 # Steps a client may show even when they add no narration.
 _STEPS = frozenset({"turn_started", "agent_started", "agent_completed", "agent_failed"})
 
@@ -142,7 +144,12 @@ class TaskFold:
         if self.state == TaskState.TASK_STATE_INPUT_REQUIRED:
             return self._last_note
         failure = outcome_error(self.transcript, self.task_id)
-        return failure.message if failure is not None else ""
+        if failure is not None:
+            return failure.message
+        code = _CODES.get(self.transcript.error_code or "")
+        if code is not None and self.state != TaskState.TASK_STATE_COMPLETED:
+            return code.sentence  # interrupted, stopped by a spend limit ...
+        return ""
 
     def task(self) -> Task:
         """The task as these events leave it."""

@@ -90,6 +90,7 @@ async def recorded_task(caller: Caller, turn: Turn) -> Task:
         fold.feed(json.loads(data))
     if not fold.transcript.finished:  # recorded without its final event (interrupted)
         fold.transcript.status = turn.status
+        fold.transcript.error_code = turn.error_code
     return fold.task()
 
 
