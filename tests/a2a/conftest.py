@@ -15,6 +15,7 @@ from a2a.types.a2a_pb2 import Message, Part, Role, SendMessageRequest, StreamRes
 from fastapi import FastAPI
 
 from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
+from tests.replicas.conftest import database_url, redis  # noqa: F401  (fixtures: PostgreSQL, Redis)
 from tests.turns_api.conftest import serve  # noqa: F401  (fixture: a real uvicorn server)
 
 BASE = "http://test"
