@@ -24,6 +24,7 @@ from a2a.utils.errors import (
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.settings import Settings
 from tests.a2a.conftest import a2a_for, collect, message
 from tests.auth.conftest import MakeClients
 from tests.factories import create_room
@@ -139,3 +140,18 @@ async def test_keys_mode(make_clients: MakeClients, scripted: ScriptedProvider) 
         await bob.cancel_task(CancelTaskRequest(id=done.task.id))
     assert list((await bob.list_tasks(ListTasksRequest())).tasks) == []
     assert [t.id for t in (await alice.list_tasks(ListTasksRequest())).tasks] == [done.task.id]
+
+
+async def test_wrong_method_and_oversized_body_take_a2a_shapes(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    room = await create_room(client, ["alpha"])
+    url = f"/a2a/rooms/{room['id']}"
+    wrong = await client.get(url, headers=V1)
+    assert wrong.status_code == 405
+    assert wrong.json()["error"]["code"] == 405
+    assert "POST" in wrong.headers["Allow"]
+    huge = b"x" * (settings.limits.max_body_bytes + 1)
+    big = await client.post(url, content=huge, headers={**V1, "Content-Type": "application/json"})
+    assert big.status_code == 413
+    assert big.json()["error"]["status"] == "INVALID_ARGUMENT"
