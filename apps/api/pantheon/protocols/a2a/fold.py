@@ -135,7 +135,10 @@ class TaskFold:
         update = TaskStatusUpdateEvent(
             task_id=self.task_id, context_id=self.context_id, status=self._status(self.outcome)
         )
-        update.metadata.update({"pantheon": {"status": self.transcript.status or "failed"}})
+        usage = self.transcript.usage
+        spent = {"input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens}
+        status = self.transcript.status or "failed"
+        update.metadata.update({"pantheon": {"status": status, "usage": spent}})
         return [*out, update]
 
     @property
