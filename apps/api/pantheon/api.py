@@ -29,6 +29,7 @@ from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
+from pantheon.protocols.a2a.routes import mount_a2a
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
@@ -206,3 +207,5 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
     app.include_router(openai_router, dependencies=auth)
     shapes.register(FACADE_PREFIX, openai_shape)
+    # A2A 1.0: every room an agent; its routes authenticate themselves (protocols/a2a/).
+    mount_a2a(app, shapes)

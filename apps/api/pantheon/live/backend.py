@@ -26,6 +26,9 @@ class LiveView(Protocol):
     def owner_id(self) -> uuid.UUID: ...
 
     @property
+    def session_id(self) -> str: ...
+
+    @property
     def idempotency_key(self) -> str | None: ...
 
     @property

@@ -1,19 +1,22 @@
 """Wiring: settings + the shared HTTP client -> a ready ``LLMGateway``.
 
-The gateway always has both providers: ``openai`` (any OpenAI-compatible endpoint, over
-the given client) and ``scripted`` (the in-package fake, or the one passed in so tests
-and demos can script it).
+The gateway always has its three providers: ``openai`` (any OpenAI-compatible endpoint,
+over the given client), ``scripted`` (the in-package fake, or the one passed in so tests
+and demos can script it) and ``a2a`` (the config file's remote A2A agents).
 """
 
 from __future__ import annotations
 
 import httpx
 
+from pantheon.config_file import read_config_file
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.base import Provider
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.registry import ModelRegistry
+from pantheon.protocols.a2a.remote import A2AAgentProvider
+from pantheon.protocols.a2a.remote_config import load_a2a_agents
 from pantheon.settings import Settings
 
 
@@ -27,5 +30,8 @@ def build_gateway(
     providers: dict[str, Provider] = {
         "openai": OpenAICompatProvider(client, settings.llm),
         "scripted": scripted if scripted is not None else ScriptedProvider(),
+        "a2a": A2AAgentProvider(
+            client, load_a2a_agents(read_config_file(settings.resolved_config_file))
+        ),
     }
     return LLMGateway(ModelRegistry.from_settings(settings), providers, settings.llm)

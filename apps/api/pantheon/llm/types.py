@@ -113,7 +113,7 @@ class ModelAlias:
     """An operator-configured name for an upstream model (see SPEC's models TOML)."""
 
     name: str
-    provider: Literal["openai", "scripted"] = "openai"
+    provider: Literal["openai", "scripted", "a2a"] = "openai"  # a2a: a remote A2A agent
     base_url: str = ""
     model: str = ""
     api_key_env: str | None = None

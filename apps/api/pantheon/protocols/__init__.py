@@ -1,1 +1,1 @@
-"""Protocol adapters: rooms and agents served to hosts that speak other protocols."""
+"""Protocol adapters: rooms served to hosts that speak other protocols (SPEC.md)."""

@@ -136,7 +136,12 @@ class RedisLiveBackend:
         turn_id, stored_hash = found
         ensure_same_request(stored_hash, live.request_hash)
         return RecordedTurn(
-            self._recorded, turn_id, live.owner_id, live.idempotency_key, stored_hash
+            self._recorded,
+            turn_id,
+            live.owner_id,
+            live.idempotency_key,
+            stored_hash,
+            live.session_id,
         )
 
     async def _give_back(self, live: LiveTurn) -> None:

@@ -233,6 +233,7 @@ class RecordedTurn:
     owner_id: uuid.UUID
     idempotency_key: str | None
     request_hash: str | None
+    session_id: str
 
     async def stream(self, after: int) -> AsyncIterator[tuple[int, str]]:
         texts = await self.recorded(self.turn_id) or []

@@ -1,0 +1,169 @@
+"""A turn's events -> A2A task events: a fold, through the OpenAI facade's ``Transcript``.
+
+The answer (``content``: the mode's answer text, ``ModeSpec.answer``) streams as appends
+to one artifact, ``answer``; the narration (``reasoning_content``: rounds, routing, the
+specialists' outputs, tool activity) and each agent's start and end are ``working``
+status updates whose metadata names the event, the round and the agent. The turn's final
+status settles the task's state (``STATES``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from a2a.server.events.event_queue import Event
+from a2a.types.a2a_pb2 import (
+    Artifact,
+    Message,
+    Part,
+    Role,
+    Task,
+    TaskArtifactUpdateEvent,
+    TaskState,
+    TaskStatus,
+    TaskStatusUpdateEvent,
+)
+
+from pantheon.engine.values import TurnStatus
+from pantheon.error_codes import ErrorCode
+from pantheon.facade.service import outcome_error
+from pantheon.facade.transcript import Transcript
+
+ANSWER_ID = "answer"
+# Every turn status, as the A2A task state it ends in.
+STATES: dict[TurnStatus, TaskState] = {
+    "completed": TaskState.TASK_STATE_COMPLETED,
+    "partial": TaskState.TASK_STATE_COMPLETED,  # some agent failed; the answer stands
+    "failed": TaskState.TASK_STATE_FAILED,
+    "cancelled": TaskState.TASK_STATE_CANCELED,
+    "interrupted": TaskState.TASK_STATE_FAILED,  # its replica died mid-turn
+    "awaiting_approval": TaskState.TASK_STATE_INPUT_REQUIRED,
+}
+_CODES: dict[str, ErrorCode] = {code.value: code for code in ErrorCode}
+# Steps a client may show even when they add no narration.
+_STEPS = frozenset({"turn_started", "agent_started", "agent_completed", "agent_failed"})
+
+
+def task_state(status: str) -> TaskState:
+    """The task state of a recorded turn status (an unknown one: failed)."""
+    for name, state in STATES.items():
+        if name == status:
+            return state
+    return TaskState.TASK_STATE_FAILED
+
+
+def text_message(text: str, task_id: str, context_id: str, role: Role, ident: str) -> Message:
+    return Message(
+        message_id=ident, task_id=task_id, context_id=context_id, role=role, parts=[Part(text=text)]
+    )
+
+
+@dataclass
+class TaskFold:
+    """Feed it the turn's events in order; it returns the A2A events each one adds."""
+
+    task_id: str
+    context_id: str
+    request: str = ""  # the user's message, the task's history
+    transcript: Transcript = field(default_factory=Transcript)
+    answer: list[str] = field(default_factory=list)
+    round: int = 0
+    agents: list[str] = field(default_factory=list)
+    _notes: int = 0
+    _last_note: str = ""
+
+    @property
+    def state(self) -> TaskState:
+        if self.transcript.error is not None:
+            return TaskState.TASK_STATE_FAILED
+        if self.transcript.status is None:
+            return TaskState.TASK_STATE_WORKING
+        return task_state(self.transcript.status)
+
+    def feed(self, event: dict[str, Any]) -> list[Event]:
+        kind = str(event.get("type"))
+        pieces = self.transcript.feed(event)
+        if kind == "round_start":
+            self.round = int(event.get("round", self.round))
+        elif kind == "turn_started":
+            self.agents = [str(key) for key in event.get("agents", [])]
+        out: list[Event] = []
+        content = "".join(text for f, text in pieces if f == "content")
+        if content:
+            out.append(self._chunk(content, last=False))
+        note = "".join(text for f, text in pieces if f == "reasoning_content")
+        if note or kind in _STEPS:
+            out.append(self._step(kind, event, note))
+        if self.transcript.finished:
+            out.extend(self._final())
+        return out
+
+    def _chunk(self, text: str, *, last: bool) -> TaskArtifactUpdateEvent:
+        append = bool(self.answer)
+        self.answer.append(text)
+        artifact = Artifact(artifact_id=ANSWER_ID, name=ANSWER_ID, parts=[Part(text=text)])
+        return TaskArtifactUpdateEvent(
+            task_id=self.task_id, context_id=self.context_id, artifact=artifact,
+            append=append, last_chunk=last,
+        )  # fmt: skip
+
+    def _step(self, kind: str, event: dict[str, Any], note: str) -> TaskStatusUpdateEvent:
+        update = TaskStatusUpdateEvent(
+            task_id=self.task_id, context_id=self.context_id, status=self._status(note)
+        )
+        meta: dict[str, Any] = {"event": kind, "round": self.round, "agents": self.agents}
+        if "agent_key" in event:
+            meta["agent_key"] = str(event["agent_key"])
+        update.metadata.update({"pantheon": meta})
+        if note:
+            self._last_note = note
+        return update
+
+    def _status(self, note: str, state: TaskState | None = None) -> TaskStatus:
+        status = TaskStatus(state=self.state if state is None else state)
+        if note:
+            self._notes += 1
+            ident = f"{self.task_id}-note-{self._notes}"
+            status.message.CopyFrom(
+                text_message(note, self.task_id, self.context_id, Role.ROLE_AGENT, ident)
+            )
+        return status
+
+    def _final(self) -> list[Event]:
+        out: list[Event] = [self._chunk("", last=True)] if self.answer else []
+        update = TaskStatusUpdateEvent(
+            task_id=self.task_id, context_id=self.context_id, status=self._status(self.outcome)
+        )
+        usage = self.transcript.usage
+        spent = {"input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens}
+        status = self.transcript.status or "failed"
+        update.metadata.update({"pantheon": {"status": status, "usage": spent}})
+        return [*out, update]
+
+    @property
+    def outcome(self) -> str:
+        """Why the task ended as it did (empty when it simply completed)."""
+        if self.state == TaskState.TASK_STATE_INPUT_REQUIRED:
+            return self._last_note
+        failure = outcome_error(self.transcript, self.task_id)
+        if failure is not None:
+            return failure.message
+        code = _CODES.get(self.transcript.error_code or "")
+        if code is not None and self.state != TaskState.TASK_STATE_COMPLETED:
+            return code.sentence  # interrupted, stopped by a spend limit ...
+        return ""
+
+    def task(self) -> Task:
+        """The task as these events leave it."""
+        status = self._status(self.outcome if self.transcript.finished else "")
+        task = Task(id=self.task_id, context_id=self.context_id, status=status)
+        if self.request:
+            ident = f"{self.task_id}-request"
+            task.history.append(
+                text_message(self.request, self.task_id, self.context_id, Role.ROLE_USER, ident)
+            )
+        if self.answer:
+            parts = [Part(text="".join(self.answer))]
+            task.artifacts.append(Artifact(artifact_id=ANSWER_ID, name=ANSWER_ID, parts=parts))
+        return task

@@ -1,0 +1,142 @@
+"""The A2A routes: the SDK's JSON-RPC and HTTP+JSON bindings for ``/a2a/rooms/{room_id}``,
+each behind a guard that authenticates the caller (an API key as Bearer in ``keys``
+mode) and finds the room among theirs, and each room's agent card. Errors the guard
+answers (401 missing key, 404 unknown room) and unknown paths take A2A's shapes."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from a2a.server.context import ServerCallContext
+from a2a.server.request_handlers.response_helpers import agent_card_to_dict, build_error_response
+from a2a.server.routes import (
+    DefaultServerCallContextBuilder,
+    create_jsonrpc_routes,
+    create_rest_routes,
+)
+from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
+from a2a.utils.error_handlers import build_rest_error_payload
+from a2a.utils.errors import A2AError, InvalidRequestError, TaskNotFoundError
+from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, Router
+
+from pantheon.auth import Principal, authenticate, bearer_scheme
+from pantheon.db.models import Agent, Room
+from pantheon.db.uow import unit_of_work
+from pantheon.deps import Services, services_of
+from pantheon.errors import ErrorShapes, Unauthorized
+from pantheon.protocols.a2a.card import A2A_PREFIX, room_card
+from pantheon.protocols.a2a.handler import TurnRequestHandler
+from pantheon.protocols.a2a.tasks import CALLER, Caller
+from pantheon.rooms.repository import RoomRepository
+
+ROOM = "/rooms/{room_id}"
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+class CallerContextBuilder(DefaultServerCallContextBuilder):
+    """The SDK's call context, plus who calls which room (the guard found them)."""
+
+    def build(self, request: Request) -> ServerCallContext:
+        context = super().build(request)
+        context.state[CALLER] = request.state.a2a_caller
+        return context
+
+
+def _error(
+    rpc: bool, status: int, error: A2AError, headers: dict[str, str] | None = None
+) -> Response:
+    """``error`` in the binding's shape: JSON-RPC's, or HTTP+JSON's (``google.rpc.Status``)."""
+    body = build_error_response(None, error) if rpc else build_rest_error_payload(error)
+    if not rpc:
+        body["error"]["code"] = status
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _principal(services: Services, request: Request) -> Principal:
+    if services.settings.auth_mode == "local":
+        return services.local_principal
+    return await authenticate(services.db, await bearer_scheme(request))
+
+
+async def _room(
+    services: Services, owner_id: uuid.UUID, room_id: str
+) -> tuple[Room, list[Agent]] | None:
+    async with unit_of_work(services.db, write=False) as db:
+        rooms = RoomRepository(db)
+        room = await rooms.get(owner_id, room_id)
+        if room is None:
+            return None
+        roster = await rooms.roster([room.id])
+        return room, [agent for _member, agent in roster[room.id]]
+
+
+def _guarded(endpoint: Endpoint, *, rpc: bool) -> Endpoint:
+    """``endpoint`` for an authenticated caller of one of their own rooms."""
+
+    async def guarded(request: Request) -> Response:
+        services = services_of(request.app)
+        assert services is not None  # routes are served only after the lifespan started
+        try:
+            principal = await _principal(services, request)
+        except Unauthorized as exc:
+            challenge = {"WWW-Authenticate": 'Bearer realm="pantheon"'}
+            return _error(rpc, 401, InvalidRequestError(exc.message), challenge)
+        room_id = str(request.path_params["room_id"])
+        found = await _room(services, principal.user_id, room_id)
+        if found is None:
+            return _error(rpc, 404, TaskNotFoundError(f"room {room_id[:64]} not found"))
+        request.state.a2a_caller = Caller(services, principal, found[0].id)
+        request.state.a2a_room = found
+        return await endpoint(request)
+
+    return guarded
+
+
+async def _card(request: Request) -> Response:
+    services = services_of(request.app)
+    assert services is not None
+    room, roster = request.state.a2a_room
+    base = str(request.base_url).rstrip("/")
+    keys = services.settings.auth_mode == "keys"
+    card = room_card(room, roster, base, keys, request.app.version)
+    return JSONResponse(agent_card_to_dict(card))
+
+
+def _wrap(routes: Sequence[BaseRoute], *, rpc: bool) -> list[BaseRoute]:
+    """The SDK's routes behind the guard (its per-tenant copies left out: no tenants)."""
+    return [
+        Route(r.path, _guarded(r.endpoint, rpc=rpc), methods=list(r.methods or []))
+        for r in routes
+        if isinstance(r, Route)
+    ]
+
+
+def a2a_shape(status: int, message: str, code: str) -> tuple[int, dict[str, Any]]:
+    """Errors answered outside the A2A routes (unknown path, body too large) in the
+    HTTP+JSON binding's shape."""
+    reason = {404: "NOT_FOUND", 405: "UNIMPLEMENTED", 413: "INVALID_ARGUMENT"}
+    body = {
+        "error": {
+            "code": status,
+            "status": reason.get(status, "INVALID_ARGUMENT"),
+            "message": message,
+        }
+    }
+    return status, body
+
+
+def mount_a2a(app: FastAPI, shapes: ErrorShapes) -> None:
+    """Serve every room as an A2A agent under ``/a2a/rooms/{room_id}``."""
+    handler = TurnRequestHandler()
+    context = CallerContextBuilder()
+    jsonrpc = create_jsonrpc_routes(handler, rpc_url=ROOM, context_builder=context)
+    rest = create_rest_routes(handler, context_builder=context, path_prefix=ROOM)
+    card = Route(ROOM + AGENT_CARD_WELL_KNOWN_PATH, _guarded(_card, rpc=False), methods=["GET"])
+    routes = [card, *_wrap(jsonrpc, rpc=True), *_wrap(rest, rpc=False)]
+    app.router.routes.append(Mount(A2A_PREFIX, app=Router(routes)))
+    shapes.register(A2A_PREFIX + "/", a2a_shape)

@@ -1,0 +1,123 @@
+"""Starting a room's turn for an A2A message: its text, its session (``contextId``; none:
+a new session of the room), and Pantheon's errors as A2A's."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from a2a.types.a2a_pb2 import Message
+from a2a.utils.errors import (
+    A2AError,
+    ContentTypeNotSupportedError,
+    InvalidParamsError,
+    InvalidRequestError,
+    TaskNotFoundError,
+    UnsupportedOperationError,
+)
+from pydantic import ValidationError
+
+from pantheon.db.uow import unit_of_work
+from pantheon.errors import AppError, NotFound, Unprocessable
+from pantheon.facade.repository import FacadeRepository
+from pantheon.limits import limit_turn_rate
+from pantheon.protocols.a2a.tasks import Caller, find
+from pantheon.sessions.repository import SessionRepository
+from pantheon.sessions.schemas import SessionCreate
+from pantheon.sessions.service import SessionService
+from pantheon.turns.schemas import TurnCreate
+from pantheon.turns.service import StartedTurn
+
+_TITLE_CHARS = 80
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A turn started for a message: the task (turn) and its context (session)."""
+
+    turn: StartedTurn
+    session_id: str
+    message: str
+
+
+def a2a_error(exc: AppError) -> A2AError:
+    """A Pantheon error as the A2A error a client gets; its code and status in ``data``."""
+    data = {"code": str(exc.code), "http_status": exc.status_code, **exc.extra}
+    if isinstance(exc, NotFound | Unprocessable) or exc.status_code in (400, 413, 422):
+        return InvalidParamsError(exc.message, data=data)
+    return InvalidRequestError(exc.message, data=data)
+
+
+def message_text(message: Message) -> str:
+    """The message's text parts, joined; other kinds of part are refused by name."""
+    texts: list[str] = []
+    for part in message.parts:
+        kind = part.WhichOneof("content")
+        if kind != "text":
+            raise ContentTypeNotSupportedError(
+                f"only text parts are supported, not a '{kind}' part (send the text itself)"
+            )
+        texts.append(part.text)
+    text = "\n".join(texts)
+    if not text.strip():
+        raise InvalidParamsError("the message has no text: send at least one non-empty text part")
+    return text
+
+
+def _title(message: str) -> str:
+    first = message.strip().splitlines()[0]
+    first = first if len(first) <= _TITLE_CHARS else first[: _TITLE_CHARS - 3] + "..."
+    return f"A2A: {first}"
+
+
+async def _session(caller: Caller, context_id: str, text: str) -> tuple[str, bool]:
+    """The session of ``context_id`` (a session of this room), or a new one; whether new."""
+    async with unit_of_work(caller.services.db, write=not context_id) as db:
+        sessions = SessionRepository(db)
+        if context_id:
+            chat = await sessions.get(caller.owner_id, context_id)
+            if chat is None or chat.room_id != caller.room_id:
+                raise InvalidParamsError(f"contextId {context_id[:64]} is no session of this room")
+            return str(chat.id), False
+        service = SessionService(sessions)
+        data = SessionCreate(title=_title(text))
+        created = await service.create_in_room(caller.owner_id, str(caller.room_id), data)
+        return str(created.id), True
+
+
+async def _refuse_task_id(caller: Caller, task_id: str) -> None:
+    """A message naming a task: that task is over or waits for a person, never restarted."""
+    found = await find(caller, task_id)
+    if found is None:
+        raise TaskNotFoundError(f"task {task_id[:64]} not found")
+    raise UnsupportedOperationError(
+        f"task {task_id} cannot take another message: send one without taskId (with "
+        f"contextId {found.session_id} to continue its conversation); a task awaiting "
+        f"approval is decided at POST /v1/turns/{task_id}/approvals"
+    )
+
+
+async def start_turn(caller: Caller, message: Message) -> Started:
+    """Start the room's turn for ``message`` through ``TurnService`` (same auth, budgets,
+    rate limit and approvals as any turn); errors before it starts raise A2A errors."""
+    text = message_text(message)
+    try:
+        data = TurnCreate(message=text)
+    except ValidationError as exc:
+        problems = "; ".join(str(error["msg"]) for error in exc.errors())
+        raise InvalidParamsError(f"the message cannot start a turn: {problems}") from exc
+    if message.task_id:
+        await _refuse_task_id(caller, message.task_id)
+    try:
+        await limit_turn_rate(caller.principal, caller.services)
+        session_id, opened = await _session(caller, message.context_id, text)
+    except AppError as exc:
+        raise a2a_error(exc) from exc
+    try:
+        started = await caller.services.turns.start(caller.owner_id, session_id, data, None)
+    except AppError as exc:
+        if opened:
+            async with unit_of_work(caller.services.db, write=True) as db:
+                await FacadeRepository(db).delete_unused_session(uuid.UUID(session_id))
+        raise a2a_error(exc) from exc
+    return Started(started, session_id, text)
