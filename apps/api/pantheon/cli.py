@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +17,7 @@ from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
 from pantheon.main import create_app
+from pantheon.observability.logs import configure_logging
 from pantheon.server import TurnAwareServer, run_event_loop, server_config
 from pantheon.settings import Settings
 from pantheon.users.commands import add_commands, run_command
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pantheon`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     settings = Settings()
-    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level, settings.log_format)
     if args.command in ("serve", "run-local"):
         refusal = refuse_unsafe_bind(settings, args.host)
         if refusal is None and args.command == "serve":

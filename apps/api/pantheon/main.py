@@ -22,6 +22,7 @@ from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.observability.http import HttpMetrics
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
@@ -107,6 +108,7 @@ def create_app(
         shapes=shapes,
     )
     app.add_middleware(CleanQueryStrings)
+    app.add_middleware(HttpMetrics)  # outermost: it sees every response, refusals too
     mount_routers(app, shapes)
     mount_web(app)
     return app

@@ -194,6 +194,8 @@ class Settings(BaseSettings):
     # empty: everything stays in this process (one server).
     redis_url: str = ""
     log_level: str = "INFO"
+    # json: one JSON object per line with turn_id, session_id, trace_id (docs/observability.md).
+    log_format: Literal["text", "json"] = "text"
 
     llm: LLMSettings = LLMSettings()
     orchestrator: OrchestratorSettings = OrchestratorSettings()
