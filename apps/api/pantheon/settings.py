@@ -168,6 +168,15 @@ class KnowledgeSettings(BaseModel):
     )
 
 
+class MetricsSettings(BaseModel):
+    """Where ``/metrics`` is served (docs/observability.md)."""
+
+    port: int | None = Field(
+        default=None, ge=1, le=65535,
+        description="Serve metrics on 127.0.0.1:PORT without auth instead of the API's /metrics",
+    )  # fmt: skip
+
+
 class Settings(BaseSettings):
     """Everything the service reads from its environment."""
 
@@ -208,6 +217,7 @@ class Settings(BaseSettings):
     context: ContextSettings = ContextSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
     redis: RedisSettings = RedisSettings()
+    metrics: MetricsSettings = MetricsSettings()
 
     @property
     def resolved_config_file(self) -> Path | None:

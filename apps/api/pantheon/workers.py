@@ -25,6 +25,7 @@ import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
 from pantheon.observability.multiproc import multiprocess_metrics, worker_exited
+from pantheon.observability.port import metrics_port
 from pantheon.settings import Settings
 
 log = logging.getLogger("pantheon")
@@ -124,13 +125,14 @@ class Supervisor:
         return 0
 
 
-def serve_workers(host: str, port: int, workers: int) -> int:
-    """Bind ``host:port`` once and serve it with ``workers`` processes."""
+def serve_workers(host: str, port: int, workers: int, metrics: int | None = None) -> int:
+    """Bind ``host:port`` once and serve it with ``workers`` processes; ``metrics``: the
+    loopback port the supervisor serves every worker's metrics on, if any."""
     config = uvicorn.Config("pantheon.main:create_app", host=host, port=port)
     multiprocessing.allow_connection_pickling()  # the socket travels to spawned workers
     sock = config.bind_socket()
     try:
-        with multiprocess_metrics():  # every worker's metrics in one scrape
+        with multiprocess_metrics(), metrics_port(metrics):  # every worker's in one scrape
             return Supervisor(sock, workers).run()
     finally:
         sock.close()

@@ -99,10 +99,15 @@ def sse_listener(api: str) -> Iterator[None]:
         gauge.dec()
 
 
-def render() -> bytes:
-    """The exposition text: this process's metrics, or every worker's in multiprocess mode."""
+def scrape_registry() -> CollectorRegistry:
+    """What a scrape reads: this process's metrics, or every worker's in multiprocess mode."""
     if os.environ.get(MULTIPROC_ENV):
         registry = CollectorRegistry()
         MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-        return generate_latest(registry)
-    return generate_latest(REGISTRY)
+        return registry
+    return REGISTRY
+
+
+def render() -> bytes:
+    """The exposition text of ``scrape_registry``."""
+    return generate_latest(scrape_registry())
