@@ -47,6 +47,7 @@ class TurnMetrics:
         self._mode = mode
         self._started = time.monotonic()
         self._ended = False
+        self._live = True
         metrics.LIVE_TURNS.inc()
 
     def published(self, published: PublishedEvent) -> None:
@@ -75,8 +76,10 @@ class TurnMetrics:
         metrics.TURN_DURATION.labels(mode=self._mode).observe(elapsed)
 
     def closed(self) -> None:
-        """The turn left this process: no longer live."""
-        metrics.LIVE_TURNS.dec()
+        """The turn left this process: no longer live (once, however often it is told)."""
+        if self._live:
+            self._live = False
+            metrics.LIVE_TURNS.dec()
 
 
 def _count_call(event: LLMCallEvent) -> None:
