@@ -128,7 +128,7 @@ class Supervisor:
 def serve_workers(host: str, port: int, workers: int, metrics: int | None = None) -> int:
     """Bind ``host:port`` once and serve it with ``workers`` processes; ``metrics``: the
     loopback port the supervisor serves every worker's metrics on, if any."""
-    config = uvicorn.Config("pantheon.main:create_app", host=host, port=port)
+    config = uvicorn.Config("pantheon.main:create_app", host=host, port=port, log_config=None)
     multiprocessing.allow_connection_pickling()  # the socket travels to spawned workers
     sock = config.bind_socket()
     try:
