@@ -29,6 +29,7 @@ from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
+from pantheon.observability.routes import router as metrics_router
 from pantheon.protocols.a2a.routes import mount_a2a
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
@@ -204,6 +205,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     admin = error_responses(401, 403, 404, 422)
     app.include_router(admin_router, dependencies=auth, responses=admin)
     app.include_router(budgets_router, dependencies=auth, responses=admin)
+    app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
     app.include_router(openai_router, dependencies=auth)
     shapes.register(FACADE_PREFIX, openai_shape)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +17,8 @@ from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
 from pantheon.main import create_app
+from pantheon.observability.logs import configure_logging
+from pantheon.observability.port import metrics_port
 from pantheon.server import TurnAwareServer, run_event_loop, server_config
 from pantheon.settings import Settings
 from pantheon.users.commands import add_commands, run_command
@@ -27,7 +28,8 @@ from pantheon.workers import refuse_workers, serve_workers
 async def _serve(settings: Settings, host: str, port: int) -> None:
     app = create_app(settings)
     config = server_config(app, settings, host=host, port=port)
-    await TurnAwareServer(config, app, settings.turns.shutdown_grace_s).serve()
+    with metrics_port(settings.metrics.port):
+        await TurnAwareServer(config, app, settings.turns.shutdown_grace_s).serve()
 
 
 async def _run_local(settings: Settings, host: str, port: int, model_port: int) -> None:
@@ -99,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``pantheon`` command; returns the exit status."""
     args = _parser().parse_args(argv)
     settings = Settings()
-    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level, settings.log_format)
     if args.command in ("serve", "run-local"):
         refusal = refuse_unsafe_bind(settings, args.host)
         if refusal is None and args.command == "serve":
@@ -113,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "budgets":
             asyncio.run(run_budget_command(settings, args, sys.stdout))
         elif args.command == "serve" and args.workers > 1:
-            return serve_workers(args.host, args.port, args.workers)
+            return serve_workers(args.host, args.port, args.workers, settings.metrics.port)
         elif args.command == "serve":
             run_event_loop(_serve(settings, args.host, args.port))
         elif args.command == "migrate":

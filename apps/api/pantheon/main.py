@@ -22,6 +22,7 @@ from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.observability.http import HttpMetrics
 from pantheon.protocols.mcp_server.server import build_mcp_server
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
@@ -110,6 +111,7 @@ def create_app(
         shapes=shapes,
     )
     app.add_middleware(CleanQueryStrings)
+    app.add_middleware(HttpMetrics)  # outermost: it sees every response, refusals too
     mount_routers(app, shapes)
     mcp.mount(app, shapes)  # /mcp (protocols/mcp_server/)
     mount_web(app)

@@ -47,6 +47,7 @@ def server_config(app: FastAPI, settings: Settings, **options: Any) -> uvicorn.C
         http=header_deadline_protocol(settings.server.header_timeout_s),
         timeout_keep_alive=settings.server.keep_alive_s,
         log_level=settings.log_level.lower(),
+        log_config=None,  # its loggers go to ours (observability/logs.py): one format, redacted
         **options,
     )
 

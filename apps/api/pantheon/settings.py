@@ -168,6 +168,15 @@ class KnowledgeSettings(BaseModel):
     )
 
 
+class MetricsSettings(BaseModel):
+    """Where ``/metrics`` is served (docs/observability.md)."""
+
+    port: int | None = Field(
+        default=None, ge=1, le=65535,
+        description="Serve metrics on 127.0.0.1:PORT without auth instead of the API's /metrics",
+    )  # fmt: skip
+
+
 class Settings(BaseSettings):
     """Everything the service reads from its environment."""
 
@@ -194,6 +203,8 @@ class Settings(BaseSettings):
     # empty: everything stays in this process (one server).
     redis_url: str = ""
     log_level: str = "INFO"
+    # json: one JSON object per line with turn_id, session_id, trace_id (docs/observability.md).
+    log_format: Literal["text", "json"] = "text"
 
     llm: LLMSettings = LLMSettings()
     orchestrator: OrchestratorSettings = OrchestratorSettings()
@@ -206,6 +217,7 @@ class Settings(BaseSettings):
     context: ContextSettings = ContextSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
     redis: RedisSettings = RedisSettings()
+    metrics: MetricsSettings = MetricsSettings()
 
     @property
     def resolved_config_file(self) -> Path | None:

@@ -24,6 +24,8 @@ from types import FrameType
 import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 
+from pantheon.observability.multiproc import multiprocess_metrics, worker_exited
+from pantheon.observability.port import metrics_port
 from pantheon.settings import Settings
 
 log = logging.getLogger("pantheon")
@@ -57,10 +59,11 @@ def _worker(sock: socket.socket) -> None:
     # one SIGTERM (a second signal would make uvicorn skip the turns' grace period).
     os.setpgid(0, 0)
     from pantheon.main import create_app
+    from pantheon.observability.logs import configure_logging
     from pantheon.server import TurnAwareServer, run_event_loop, server_config
 
     settings = Settings()
-    logging.basicConfig(level=settings.log_level, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging(settings.log_level, settings.log_format)
     app = create_app(settings)
     config = server_config(app, settings)
     server = TurnAwareServer(config, app, settings.turns.shutdown_grace_s)
@@ -109,6 +112,8 @@ class Supervisor:
             if process.is_alive():
                 continue
             code = process.exitcode or 0
+            if process.pid is not None:
+                worker_exited(process.pid)
             failed = code == STARTUP_FAILURE or (
                 code > 0 and time.monotonic() - started < STARTUP_S
             )
@@ -120,12 +125,14 @@ class Supervisor:
         return 0
 
 
-def serve_workers(host: str, port: int, workers: int) -> int:
-    """Bind ``host:port`` once and serve it with ``workers`` processes."""
-    config = uvicorn.Config("pantheon.main:create_app", host=host, port=port)
+def serve_workers(host: str, port: int, workers: int, metrics: int | None = None) -> int:
+    """Bind ``host:port`` once and serve it with ``workers`` processes; ``metrics``: the
+    loopback port the supervisor serves every worker's metrics on, if any."""
+    config = uvicorn.Config("pantheon.main:create_app", host=host, port=port, log_config=None)
     multiprocessing.allow_connection_pickling()  # the socket travels to spawned workers
     sock = config.bind_socket()
     try:
-        return Supervisor(sock, workers).run()
+        with multiprocess_metrics(), metrics_port(metrics):  # every worker's in one scrape
+            return Supervisor(sock, workers).run()
     finally:
         sock.close()

@@ -19,6 +19,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.models import Budget, User
 from pantheon.engine.values import BudgetPeriod
 from pantheon.errors import NotFound, PaymentRequired, not_found
+from pantheon.observability import metrics
 from pantheon.rooms.repository import RoomRepository
 
 _WHAT = {"day": "daily", "month": "monthly"}
@@ -106,6 +107,7 @@ class BudgetService:
         for limit in limits if priced else ():
             spent, _reserved = await self._standing(limit, now)
             if spent >= limit.limit_micros:
+                metrics.BUDGET_REFUSALS.labels(stage="turn").inc()
                 raise _over(limit, spent, now)
         return limits
 

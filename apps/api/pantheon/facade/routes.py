@@ -18,6 +18,7 @@ from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, o
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
 from pantheon.facade.service import FacadeService
 from pantheon.limits import limit_turn_rate
+from pantheon.observability.metrics import sse_listener
 
 router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)
 SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
@@ -70,8 +71,9 @@ async def create_chat_completion(
     if completion.request.stream:
 
         async def messages() -> AsyncIterator[ServerSentEvent]:
-            async for data in stream(service, user, completion):
-                yield ServerSentEvent(data=data)
+            with sse_listener("openai"):
+                async for data in stream(service, user, completion):
+                    yield ServerSentEvent(data=data)
 
         keepalive = service.turns.settings.sse.keepalive_s
         return EventSourceResponse(

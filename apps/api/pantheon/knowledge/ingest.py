@@ -39,6 +39,7 @@ from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.sections import ParseError
 from pantheon.knowledge.storage import DocumentStore
 from pantheon.knowledge.vectors import to_blob
+from pantheon.observability import metrics
 from pantheon.settings import KnowledgeSettings
 
 log = logging.getLogger("pantheon.knowledge")
@@ -72,10 +73,15 @@ class IngestWorker:
 
     def submit(self, job: Job) -> None:
         self.queue.put(job)
+        self._queued_changed()
+
+    def _queued_changed(self) -> None:
+        metrics.INGEST_QUEUED.set(len(self.queue))
 
     def cancel(self, document_id: uuid.UUID) -> None:
         """Stop ingesting a deleted document: drop it from the queue or cancel its task."""
         self.queue.discard(document_id)
+        self._queued_changed()
         task = self._running.get(document_id)
         if task is not None:
             task.cancel()
@@ -104,6 +110,7 @@ class IngestWorker:
     async def _run(self) -> None:
         while True:
             job = await self.queue.get()
+            self._queued_changed()
             task = asyncio.create_task(self.ingest(job.document_id))
             self._running[job.document_id] = task
             try:
@@ -198,14 +205,18 @@ class IngestWorker:
             row.updated_at = utcnow()
             if error is not None:
                 row.status, row.error = DocumentStatus.FAILED, error[:1000]
-                return
-            assert vectors is not None
-            chunks = [self._chunk(document_id, d, v) for d, v in zip(drafts, vectors, strict=True)]
-            await repo.replace_chunks(document_id, chunks)
-            if self.pgvector is not None:
-                await session.flush()
-                await self.pgvector.store(session, [c.id for c in chunks], list(vectors))
-            row.status, row.chunk_count, row.pages = DocumentStatus.READY, len(chunks), pages
+            else:
+                assert vectors is not None
+                chunks = [
+                    self._chunk(document_id, d, v) for d, v in zip(drafts, vectors, strict=True)
+                ]
+                await repo.replace_chunks(document_id, chunks)
+                if self.pgvector is not None:
+                    await session.flush()
+                    await self.pgvector.store(session, [c.id for c in chunks], list(vectors))
+                row.status, row.chunk_count, row.pages = DocumentStatus.READY, len(chunks), pages
+        # counted once committed (a failed store is retried below as ``failed``)
+        metrics.INGEST_DOCUMENTS.labels(outcome=str(row.status)).inc()
 
     def _chunk(self, document_id: uuid.UUID, draft: ChunkDraft, vector: Vectors) -> Chunk:
         return Chunk(

@@ -41,6 +41,7 @@ from pantheon.error_codes import ErrorCode
 from pantheon.live.meta import TurnMeta
 from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import PublishedEvent
+from pantheon.observability import metrics
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 _TERMINAL = ("turn_completed", "error")
@@ -113,4 +114,6 @@ async def record_interrupted(
         if await _recorded(db, turn_id):
             return False  # someone else recorded it meanwhile
         raise
+    # Its process died before its end was counted; the calls it made were (by that process).
+    metrics.TURNS.labels(mode=meta.mode, status=INTERRUPTED).inc()
     return True

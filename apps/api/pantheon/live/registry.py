@@ -95,6 +95,7 @@ class LiveTurn:
     cancel_requested: bool = False
     recorded: bool = False  # its one commit succeeded
     observer: TurnObserver | None = None
+    watchers: list[TurnObserver] = field(default_factory=list)  # besides the journal: metrics
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def prepare(self, event: TurnEvent) -> PublishedEvent:
@@ -118,6 +119,8 @@ class LiveTurn:
             self.mirror.published(published)
         if self.observer is not None:
             self.observer.published(published)
+        for watcher in self.watchers:
+            watcher.published(published)
 
     def publish(self, event: TurnEvent) -> PublishedEvent:
         published = self.prepare(event)
@@ -132,6 +135,8 @@ class LiveTurn:
         self._wake()
         if self.observer is not None:
             self.observer.closed()
+        for watcher in self.watchers:
+            watcher.closed()
 
     def _wake(self) -> None:
         self._changed.set()

@@ -29,6 +29,8 @@ from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import LiveTurn
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
+from pantheon.observability.logs import turn_context
+from pantheon.observability.turn_metrics import TurnMetrics
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +122,14 @@ async def _shielded(write: asyncio.Task[None]) -> None:
 
 
 async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
-    """The live turn's task body (see the module docstring for the ordering)."""
+    """The live turn's task body (see the module docstring for the ordering); its events
+    feed the metrics and its log lines name it (pantheon.observability)."""
+    live.watchers.append(TurnMetrics(job.snapshot.mode))
+    with turn_context(live.turn_id, live.session_id):
+        await _execute(job, live)
+
+
+async def _execute(job: TurnJob, live: LiveTurn) -> None:
     started_at = utcnow()
     record = TurnRecord(outbox=[])
     abort = await _drive_engine(job, live, record)

@@ -45,6 +45,7 @@ from pantheon.llm.types import (
     ToolCall,
     Usage,
 )
+from pantheon.observability import metrics
 from pantheon.settings import LLMSettings
 from pantheon.text import clean_text
 
@@ -124,6 +125,7 @@ class LLMGateway:
                 if texts or calls or not err.retryable or attempt >= self.settings.max_attempts:
                     raise
                 delay = self._retry_delay(attempt - 1, err, deadline)
+                metrics.LLM_RETRIES.labels(model=alias.name, code=err.code).inc()
                 logger.warning(
                     "llm %s attempt %d failed (%s: %s); retrying in %.2fs",
                     alias.name,

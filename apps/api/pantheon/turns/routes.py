@@ -12,6 +12,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.errors import Unprocessable, not_found
 from pantheon.limits import limit_turn_rate
+from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.repository import TurnRepository
@@ -36,8 +37,9 @@ def _wants_stream(request: Request, stream: bool) -> bool:
 
 def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventSourceResponse:
     async def messages() -> AsyncIterator[ServerSentEvent]:
-        async for seq, data in events:
-            yield ServerSentEvent(data=data, id=str(seq))
+        with sse_listener("turns"):
+            async for seq, data in events:
+                yield ServerSentEvent(data=data, id=str(seq))
 
     return EventSourceResponse(messages(), ping=keepalive_s, headers=SSE_HEADERS)
 
