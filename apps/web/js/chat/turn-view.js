@@ -4,7 +4,6 @@
 // renderer per event type in turn-events.js (live, replayed and stored turns alike).
 
 import { h, replaceChildren } from "../core/dom.js";
-import { renderMarkdown } from "../text/markdown-dom.js";
 import { AgentPanel, panelId } from "./panel.js";
 import { RENDERERS } from "./turn-events.js";
 import { renderUsage } from "./turn-usage.js";
@@ -65,7 +64,7 @@ export class TurnView {
       "article",
       { class: "turn", "aria-label": "Turn", dataset: { mode } },
       h("div", { class: "msg-user-wrap" },
-        h("div", { class: "msg-user md" }, renderMarkdown(message)), this.actionsEl),
+        h("div", { class: "msg-user" }, message), this.actionsEl), // as typed: never Markdown
       h("header", { class: "turn-head" }, this.modeEl, this.statusEl, this.stopButton),
       this.body,
       this.noticeEl,
