@@ -79,6 +79,11 @@ class ErrorCode(StrEnum):
         "The model answered with no text. Try again, or pick a stronger model for this agent.",
         "The model answered with no text.",
     )
+    # The manager answered, but not with the decision asked for (routing, evaluation).
+    BAD_JSON = (
+        "bad_json",
+        "The manager model's answer could not be read as the decision it was asked for.",
+    )
     # How a whole turn ended early (``error`` events, ``turn_completed.error_code``).
     INTERRUPTED = (
         "interrupted",

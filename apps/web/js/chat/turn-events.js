@@ -18,6 +18,18 @@ function panelFor(view, e) {
   return view.activePanels.get(e.agent_key) ?? view.panel(null, e.agent_key);
 }
 
+/** A fallback whose manager answered, but not with a decision (older servers send no reason). */
+const unusable = (e) => !e.reason || e.reason === "bad_json";
+const byModel = (model, sentence) => (model ? `Manager model ${model}: ${sentence}` : sentence);
+
+/** Why the manager's decision fell back, naming its model (the server's sentence for the
+ * reason); the model is kept for the synthesis' failure, whose event does not name it. */
+function fallbackWhy(view, e) {
+  if (!e.fallback || !e.reason) return null;
+  if (e.model) view.managerModel = e.model;
+  return h("span", { class: "decision-why" }, byModel(e.model, describeFailure(e.reason)));
+}
+
 /** Public event types the turn view shows nothing for: `summary` (the session summary
  * changed; the page reads it with the session, not from the turn). Every other public type
  * has a renderer (tests/engine/test_catalogue.py checks both lists against the catalogue). */
@@ -46,10 +58,12 @@ export const RENDERERS = {
 
   routing(view, e) {
     const round = view.round(e.round);
+    const badge = unusable(e) ? "fallback: unusable answer, first agent runs" : "fallback: manager failed, first agent runs";
     view.decision(round.routing, [
       label("Manager routed to "),
       h("strong", {}, mentions(e.agents)),
-      e.fallback ? h("span", { class: "badge warn" }, "fallback: unusable answer, first agent runs") : null,
+      e.fallback ? h("span", { class: "badge warn" }, badge) : null,
+      fallbackWhy(view, e),
     ]);
     for (const key of e.agents) view.panel(e.round, key);
   },
@@ -65,10 +79,13 @@ export const RENDERERS = {
 
   evaluation(view, e) {
     const round = view.round(e.round);
+    // No promise of a synthesis here: it may not come (no answers, or the manager fails).
+    const badge = unusable(e) ? "fallback: unparsable answer means stop" : "fallback: manager failed, no more rounds";
     view.decision(round.evaluation, [
-      label("Manager evaluated: "),
-      h("strong", {}, e.continue ? "another round" : "enough, synthesise"),
-      e.fallback ? h("span", { class: "badge warn" }, "fallback: unparsable answer means stop") : null,
+      label(e.fallback ? "Manager could not evaluate: " : "Manager evaluated: "),
+      h("strong", {}, e.continue ? "another round" : "no more rounds"),
+      e.fallback ? h("span", { class: "badge warn" }, badge) : null,
+      fallbackWhy(view, e),
     ]);
     round.evaluation.dataset.continue = String(Boolean(e.continue));
   },
@@ -103,8 +120,11 @@ export const RENDERERS = {
   },
 
   agent_failed(view, e) {
-    const target = view.synthesis && e.agent_key === "manager" ? view.synthesis : view.panel(e.round, e.agent_key);
-    target.fail(describeFailure(e.code, e.error), e.code);
+    if (view.synthesis && e.agent_key === "manager") {
+      view.synthesis.fail(byModel(view.managerModel, describeFailure(e.code, e.error)), e.code);
+      return;
+    }
+    view.panel(e.round, e.agent_key).fail(describeFailure(e.code, e.error), e.code);
   },
 
   synthesis_started(view) {
