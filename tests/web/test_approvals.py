@@ -100,3 +100,34 @@ def test_reject_with_a_reason_reaches_the_agent(page: Page, server: LiveServer) 
     # While a turn awaits approval the page says so; afterwards it is an ordinary session.
     turns = server.api("GET", f"/v1/sessions/{session}/turns")["items"]
     assert [t["status"] for t in turns] == ["awaiting_approval", "completed"]
+
+
+def test_a_decided_turn_stops_waiting_and_keeps_its_decision(
+    page: Page, server: LiveServer
+) -> None:
+    room, session = gated_room(server, "Decided")
+    ask(page, room, session)
+    paused = page.locator(".turn").first
+    card = paused.locator(".approval-card")
+    card.get_by_label("Reason for calculator").fill("not on a Monday")
+    card.get_by_role("button", name="Reject").click()
+    continuation = page.locator(".turn").nth(1)
+    expect(continuation).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+    for when in ("live", "reloaded"):
+        expect(paused.locator(".turn-head .status")).not_to_have_text("awaiting your approval")
+        expect(paused.locator(".turn-head .status")).to_contain_text("decided")
+        expect(card).to_have_attribute("data-state", "decided")
+        expect(card.locator(".approval-choice")).to_have_text("Rejected: not on a Monday")
+        bubble = continuation.locator(".msg-user")
+        expect(bubble).to_have_text("Rejected calculator: not on a Monday")
+        call = continuation.locator(".tool-call")
+        expect(call).to_have_attribute("data-approval", "rejected")
+        expect(call.locator(".tool-badge")).to_have_text("rejected")
+        screenshot(page, f"desktop-approval-decided-{when}")
+        page.reload()
+        paused = page.locator(".turn").first
+        card = paused.locator(".approval-card")
+        continuation = page.locator(".turn").nth(1)
+        expect(continuation).to_have_attribute("data-status", "completed")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "phone-approval-decided")

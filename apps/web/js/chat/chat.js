@@ -9,6 +9,7 @@ import { LiveTurn } from "./live-turn.js";
 import { api, postApprovalsStream } from "../core/api.js";
 import { defaultMode, latestRerunnable, modeSpec } from "../core/modes.js";
 import { clearRunning } from "../core/resume-store.js";
+import { decisionText, parseDecisions } from "../text/decisions.js";
 
 export class ChatPane {
   constructor({ onTurnFinished } = {}) {
@@ -80,9 +81,12 @@ export class ChatPane {
       const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
       const replayed = await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
         { actions: this.actions });
-      // A paused turn someone already decided: its card only says so.
-      const decided = new Set(turns.map((t) => t.continues).filter(Boolean));
-      for (const view of replayed) if (decided.has(view.turnId)) view.approvals?.settle();
+      // A paused turn someone already decided: its card shows the decisions, offers nothing.
+      const continuations = new Map(turns.filter((t) => t.continues).map((t) => [t.continues, t]));
+      for (const view of replayed) {
+        const next = continuations.get(view.turnId);
+        if (next) view.markDecided(parseDecisions(next.message));
+      }
       views = replayed.map((view) => view.el);
       if (live) views.push(live.view.el);
     } catch (err) {
@@ -206,11 +210,10 @@ export class ChatPane {
   }
 }
 
-/** What the continuation shows as its message (the server stores the same sentences). */
+/** What the continuation shows as its message (the server stores these lines with call ids). */
 function decisionsNote(view, decisions) {
   const names = new Map([...(view.approvals?.rows.keys() ?? [])].map((id) => [id,
     view.approvals.rows.get(id).el.dataset.tool]));
-  return decisions.map((d) => `${d.approve ? "Approved" : "Rejected"} ${names.get(d.call_id) ?? "call"} `
-    + `(${d.call_id})${d.reason ? `: ${d.reason}` : ""}`)
-    .join("\n");
+  return decisions.map((d) => decisionText({ approve: d.approve, tool: names.get(d.call_id) ?? "call",
+    reason: d.reason })).join("\n");
 }

@@ -7,6 +7,7 @@ import { describeFailure } from "../text/humanize.js";
 import { renderUsage } from "./turn-usage.js";
 import { WORKFLOW_RENDERERS } from "./workflow-events.js";
 import { modeSpec } from "../core/modes.js";
+import { readableDecisions } from "../text/decisions.js";
 
 const label = (text) => h("span", { class: "decision-label" }, text);
 const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
@@ -45,6 +46,7 @@ export const RENDERERS = {
     view.modeEl.textContent = e.mode;
     if (e.continues) { // its "message" is the person's decisions: nothing to edit or resend
       view.el.dataset.continues = e.continues;
+      view.setMessage(readableDecisions(view.message));
       for (const button of view.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
     }
   },
