@@ -137,6 +137,7 @@ export class ChatPane {
     if (this.busy) return;
     this.composer.setBusy(true, "Sending…");
     let sessionId;
+    const fresh = !this.context.sessionId; // the first message makes the session
     try {
       sessionId = await this.context.ensureSession(message);
     } catch (err) {
@@ -150,7 +151,12 @@ export class ChatPane {
     if (rerunFrom) body.rerun_from = rerunFrom;
     const shown = body.mode ?? this.context.room?.mode ?? defaultMode("agent");
     const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
-      onFinished: (_live, outcome) => this.finished(outcome, message) });
+      onFinished: async (_live, outcome) => {
+        // A refused first message leaves no empty session behind (docs/web.md).
+        const here = this.context?.sessionId === sessionId;
+        if (fresh && outcome?.refused) await this.context?.discardSession?.(sessionId);
+        this.finished(outcome, message, here);
+      } });
     await this.run(live, (t) => t.start(body));
   }
 
@@ -193,8 +199,7 @@ export class ChatPane {
     await go(live);
   }
 
-  finished(outcome, message) {
-    const here = this.live?.sessionId === this.context?.sessionId;
+  finished(outcome, message, here = this.live?.sessionId === this.context?.sessionId) {
     if (outcome?.restore && here && message) this.composer.restore(message);
     // Resumed on load and lost before the page showed the session: restore it on show().
     else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: this.live.sessionId, message };

@@ -47,8 +47,9 @@ export class LiveTurn {
     } catch (err) {
       if (err.name === "AbortError") return;
       this.view.finish("error");
+      this.view.refused(); // no turn exists: nothing to edit or regenerate
       this.view.notice(`Could not start the turn: ${err.message}`, "error");
-      this.settle({ restore: true, error: err });
+      this.settle({ restore: true, error: err, refused: true });
       return;
     }
     await this.consume(response);

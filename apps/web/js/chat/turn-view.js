@@ -133,6 +133,12 @@ export class TurnView {
     if (this.status === "awaiting_approval") this.setStatus("decided");
   }
 
+  /** The server refused the message (no turn was made): it goes back to the composer, so
+   * the turn offers only Copy. */
+  refused() {
+    for (const button of this.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
+  }
+
   /** The continuation's message is the person's decisions: shown without call ids. */
   setMessage(text) {
     this.messageEl.textContent = text;
