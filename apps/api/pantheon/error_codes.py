@@ -42,6 +42,11 @@ class ErrorCode(StrEnum):
         "The model provider could not be reached. Try again in a moment.",
         "The model provider is unavailable right now.",
     )
+    UPSTREAM_ERROR = (
+        "upstream_error",
+        "The model provider answered with a server error. Try again in a moment.",
+        "The model provider answered with a server error.",
+    )
     TIMEOUT = (
         "timeout",
         "The model took too long to answer.",
