@@ -14,6 +14,7 @@ export class Composer {
       class: "composer-input", rows: 2, "aria-label": "Message", "aria-keyshortcuts": "Shift+Escape",
       placeholder: "Write a message. Enter sends, Shift+Enter adds a line.",
       onkeydown: (event) => this.onKey(event),
+      oninput: () => this.fit(),
     });
     this.mentions = attachMentions(this.input,
       () => (modeSpec(this.effectiveMode)?.needs_mentions ? this.roster : []));
@@ -70,6 +71,7 @@ export class Composer {
     if (!message || this.sendButton.disabled) return;
     const mode = this.modeField.hidden ? "" : this.modeSelect.value;
     this.input.value = "";
+    this.fit();
     this.cancelEdit();
     await this.onSend({ message, mode });
   }
@@ -91,7 +93,14 @@ export class Composer {
     if (!this.input.value.trim()) this.input.value = message;
   }
 
+  /** The box grows with its text (up to a cap in CSS, then it scrolls) and shrinks back. */
+  fit() {
+    this.input.style.height = "auto";
+    this.input.style.height = `${this.input.scrollHeight + 2}px`;
+  }
+
   focus() {
+    this.fit(); // text may have been put in (edit, restore) or taken out (sent)
     this.input.focus();
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
   }

@@ -29,6 +29,7 @@ function stageChip(view, e) {
       h("span", { class: "stage-state" }));
     if (e.stage > 1 && view.actions?.rerunFrom) {
       chip.append(h("button", { type: "button", class: "ghost small stage-rerun", hidden: true,
+        "aria-label": `Re-run from here: stage ${e.stage}, ${e.agent_name || `@${e.agent_key}`}`,
         title: "Run the pipeline again from this stage; the stages before it keep their output",
         onclick: () => view.actions.rerunFrom(view, e.agent_key) }, "Re-run from here"));
     }
