@@ -115,10 +115,13 @@ export class ChatPane {
   updateComposer() {
     const noAgents = this.context?.room && this.context.room.agents.length === 0;
     let hint = "Enter sends · Shift+Enter newline";
-    if (this.busy && this.live.sessionId !== this.context?.sessionId) hint = "A turn is running in another session.";
-    else if (this.busy) hint = "Agents are answering… (Esc stops)";
+    let link = null;
+    if (this.busy && this.live.sessionId !== this.context?.sessionId) {
+      hint = "A turn is running in another chat of this tab.";
+      if (this.live.href) link = { href: this.live.href, text: "Open it" };
+    } else if (this.busy) hint = "Agents are answering… (Esc stops)";
     else if (noAgents) hint = "Add agents to the roster first.";
-    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint);
+    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint, link);
     for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun")) {
       button.disabled = this.busy;
     }
@@ -181,6 +184,7 @@ export class ChatPane {
     const live = new LiveTurn({ sessionId: state.sessionId, message: state.message, actions: this.actions,
       onFinished: (_live, outcome) => this.finished(outcome, state.message) });
     live.turnId = state.turnId;
+    if (state.href) live.href = state.href;
     this.live = live;
     live.resume(state.turnId).catch((err) => {
       clearRunning();

@@ -52,9 +52,11 @@ export class Composer {
     return this.modeSelect.value || this.roomMode || defaultMode("agent");
   }
 
-  setBusy(busy, hint) {
+  /** link: {href, text} after the hint (e.g. the chat whose turn is running), or null. */
+  setBusy(busy, hint, link = null) {
     this.sendButton.disabled = busy;
-    this.hint.textContent = hint;
+    this.hint.replaceChildren(hint,
+      ...(link ? [" ", h("a", { class: "composer-hint-link", href: link.href }, link.text)] : []));
   }
 
   onKey(event) {

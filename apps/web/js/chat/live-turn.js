@@ -28,6 +28,7 @@ export class LiveTurn {
     this.message = message;
     this.onFinished = onFinished;
     this.turnId = null;
+    this.href = location.hash; // where this chat is: other chats link to it while it runs
     this.lastEventId = 0;
     this.done = false;
     this.controller = new AbortController();
@@ -88,7 +89,7 @@ export class LiveTurn {
     this.view.apply(event);
     if (this.turnId && !this.done) {
       saveRunning({ turnId: this.turnId, sessionId: this.sessionId, message: this.message,
-        lastEventId: this.lastEventId });
+        lastEventId: this.lastEventId, href: this.href });
     }
     if (event.type === "turn_completed") this.end();
     if (event.type === "error") {
