@@ -9,6 +9,7 @@ import { TurnView } from "./turn-view.js";
 import { saveRunning, clearRunning } from "../core/resume-store.js";
 
 const RECONNECT_DELAYS_MS = [250, 1000, 2000, 4000, 8000];
+const FIGURE_RETRY_MS = [1000, 2000, 4000, 8000, 16000]; // the figures after a failed first read
 
 export const LOST_NOTICE = "The server no longer knows this turn: it was restarted (or stopped) "
   + "while the turn ran, so nothing of it was saved. Your message is back in the composer; "
@@ -140,14 +141,28 @@ export class LiveTurn {
     clearRunning();
     this.view.notice("");
     this.done = true;
-    if (this.turnId) {
-      try {
-        this.view.applyDetail(await api.turn(this.turnId));
-      } catch {
-        // figures are a bonus; the turn itself is shown
-      }
-    }
+    const retry = this.turnId ? await this.loadFigures() : false;
     this.settle(null);
+    if (retry) this.retryFigures();
+  }
+
+  /** The stored figures (GET /v1/turns/{id}); true when worth trying again later (the
+   * server did not answer or failed, e.g. it was stopping as the turn ended). */
+  async loadFigures() {
+    try {
+      this.view.applyDetail(await api.turn(this.turnId));
+      return false;
+    } catch (err) {
+      return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+    }
+  }
+
+  /** Figures are a bonus, but they should not go missing because of a restart. */
+  async retryFigures() {
+    for (const delay of FIGURE_RETRY_MS) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (!this.view.el.isConnected || !(await this.loadFigures())) return;
+    }
   }
 
   settle(outcome) {
