@@ -7,6 +7,7 @@ from pydantic import TypeAdapter
 from pantheon.engine.events import (
     AgentCompletedEvent,
     EvaluationEvent,
+    RoutingEvent,
     TokenUsage,
     TurnCompletedEvent,
     TurnEvent,
@@ -48,3 +49,14 @@ def test_turn_completed_shape() -> None:
     data = json.loads(event_to_json(event))
     assert data["usage"] == {"input_tokens": 3, "output_tokens": 0, "cost_usd": 0.0}
     assert data["message_ids"] == ["m1"]
+
+
+def test_a_fallback_names_its_reason_and_model_on_the_wire() -> None:
+    fell = RoutingEvent(
+        turn_id="t", round=1, agents=["a"], fallback=True, reason="unavailable", model="m"
+    )
+    data = json.loads(event_to_json(fell))
+    assert (data["fallback"], data["reason"], data["model"]) == (True, "unavailable", "m")
+    assert _EVENTS.validate_json(event_to_json(fell)) == fell
+    decided = json.loads(event_to_json(RoutingEvent(turn_id="t", round=1, agents=["a"])))
+    assert set(decided) == {"turn_id", "type", "round", "agents", "fallback"}

@@ -163,6 +163,47 @@ async def test_routing_call_error_falls_back(
     assert record.status == "completed"
 
 
+def fallback_reasons(events: Sequence[TurnEvent]) -> list[tuple[str, str | None, str | None]]:
+    return [
+        (e.type, e.reason, e.model) for e in events if isinstance(e, RoutingEvent | EvaluationEvent)
+    ]
+
+
+async def test_a_manager_that_is_down_says_why_and_which_model(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    for purpose in ("route", "evaluate", "synthesis"):
+        provider.script(error=Unavailable("down"), purpose=purpose)
+    events, record = await collect(snapshot("orchestrator"), gateway)
+    assert fallback_reasons(events) == [
+        ("routing", "unavailable", "scripted"),
+        ("evaluation", "unavailable", "scripted"),
+    ]
+    assert [e.code for e in events if isinstance(e, AgentFailedEvent)] == ["unavailable"]
+    assert record.status == "partial"
+
+
+async def test_an_unreadable_manager_answer_is_bad_json(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    provider.script("Ask Alice, I think.", purpose="route")
+    provider.script("Maybe?", purpose="evaluate")
+    events, _ = await collect(snapshot("orchestrator"), gateway)
+    assert fallback_reasons(events) == [
+        ("routing", "bad_json", "scripted"),
+        ("evaluation", "bad_json", "scripted"),
+    ]
+
+
+async def test_a_decision_has_no_fallback_reason(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    provider.script(route_json("bob"), purpose="route")
+    provider.script('{"continue": false}', purpose="evaluate")
+    events, _ = await collect(snapshot("orchestrator"), gateway)
+    assert fallback_reasons(events) == [("routing", None, None), ("evaluation", None, None)]
+
+
 @pytest.mark.parametrize("answer", ["Yes, continue!", '{"continue": "perhaps"}', ""])
 async def test_unparsable_evaluation_stops(
     gateway: LLMGateway, provider: ScriptedProvider, answer: str

@@ -102,8 +102,9 @@ async def test_500_three_times_exhausts_the_attempts(
     openai_gateway: LLMGateway, mock_openai: MockOpenAI, sleep: RecordingSleep
 ) -> None:
     mock_openai.queue(*[Reply(status=500, body="boom")] * 3)
-    with pytest.raises(Unavailable, match="upstream returned 500: boom"):
+    with pytest.raises(Unavailable, match="upstream returned 500: boom") as failed:
         await openai_gateway.complete(REQUEST)
+    assert failed.value.code == "upstream_error"  # answered with an error: not unreachable
     assert len(mock_openai.received) == 3
     assert sleep.delays == [0.5, 1.0]
 

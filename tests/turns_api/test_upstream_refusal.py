@@ -88,5 +88,5 @@ async def test_an_outage_is_still_retried(
     upstream.queue(*[Reply(status=500, body='{"error": {"message": "CUDA out of memory"}}')] * 3)
     failed = await _failed_agent(settings, scripted, upstream, tmp_path)
     assert len(upstream.received) == ATTEMPTS
-    assert failed["code"] == "unavailable"
+    assert failed["code"] == "upstream_error"  # it answered 500: a server error, not unreachable
     assert "CUDA" not in failed["error"]

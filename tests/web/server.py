@@ -22,7 +22,13 @@ import uvicorn
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
-from pantheon.settings import KnowledgeSettings, OrchestratorSettings, Settings, TurnSettings
+from pantheon.settings import (
+    KnowledgeSettings,
+    LLMSettings,
+    OrchestratorSettings,
+    Settings,
+    TurnSettings,
+)
 
 START_TIMEOUT_S = 20.0
 # Small, so a browser test can show the 413 with a file of a few hundred KB.
@@ -105,11 +111,12 @@ def running_server(
     port: int = 0,
     database: Path | None = None,
     graceful_s: int | None = None,
+    llm: LLMSettings | None = None,
 ) -> Iterator[LiveServer]:
     """A server on ``port`` (0: a free one) over ``database`` (default: data_dir/web.db).
 
     ``graceful_s`` bounds how long stopping waits for open requests (streams included):
-    a small value cuts the connections like a crash would."""
+    a small value cuts the connections like a crash would. ``llm``: e.g. quick retries."""
     models_file = data_dir / "models.toml"  # a priced fake model, for spend limits
     models_file.write_text(PRICED_MODELS_TOML)
     settings = Settings(
@@ -119,6 +126,7 @@ def running_server(
         default_model="scripted",
         orchestrator=OrchestratorSettings(max_depth=2),
         turns=TurnSettings(shutdown_grace_s=1.0),
+        llm=llm or LLMSettings(),
         knowledge=KnowledgeSettings(embedder="hashing", max_bytes=UPLOAD_MAX_BYTES),
     )
     scripted = ScriptedProvider()

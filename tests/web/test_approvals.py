@@ -100,3 +100,64 @@ def test_reject_with_a_reason_reaches_the_agent(page: Page, server: LiveServer) 
     # While a turn awaits approval the page says so; afterwards it is an ordinary session.
     turns = server.api("GET", f"/v1/sessions/{session}/turns")["items"]
     assert [t["status"] for t in turns] == ["awaiting_approval", "completed"]
+
+
+def test_a_decided_turn_stops_waiting_and_keeps_its_decision(
+    page: Page, server: LiveServer
+) -> None:
+    room, session = gated_room(server, "Decided")
+    ask(page, room, session)
+    paused = page.locator(".turn").first
+    card = paused.locator(".approval-card")
+    card.get_by_label("Reason for calculator").fill("not on a Monday")
+    card.get_by_role("button", name="Reject").click()
+    continuation = page.locator(".turn").nth(1)
+    expect(continuation).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+    for when in ("live", "reloaded"):
+        expect(paused.locator(".turn-head .status")).not_to_have_text("awaiting your approval")
+        expect(paused.locator(".turn-head .status")).to_contain_text("decided")
+        expect(card).to_have_attribute("data-state", "decided")
+        expect(card.locator(".approval-choice")).to_have_text("Rejected: not on a Monday")
+        bubble = continuation.locator(".msg-user")
+        expect(bubble).to_have_text("Rejected calculator: not on a Monday")
+        call = continuation.locator(".tool-call")
+        expect(call).to_have_attribute("data-approval", "rejected")
+        expect(call.locator(".tool-badge")).to_have_text("rejected")
+        screenshot(page, f"desktop-approval-decided-{when}")
+        page.reload()
+        paused = page.locator(".turn").first
+        card = paused.locator(".approval-card")
+        continuation = page.locator(".turn").nth(1)
+        expect(continuation).to_have_attribute("data-status", "completed")
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "phone-approval-decided")
+
+
+def test_the_agent_form_marks_a_tool_ask_me_first(page: Page, server: LiveServer) -> None:
+    page.goto("/#/")
+    page.get_by_role("button", name="New agent").first.click()
+    dialog = page.locator("dialog[open]")
+    dialog.get_by_label("Key").fill("asker")
+    dialog.get_by_label("Name").fill("Asker")
+    dialog.get_by_label("Role prompt").fill("You ask.")
+    dialog.get_by_label("Ask me first before each calculator call").check()
+    expect(dialog.locator("input[value='calculator']")).to_be_checked()  # ticks the tool too
+    screenshot(page, "desktop-agent-form-ask-first")
+    dialog.get_by_role("button", name="Create agent").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    agents = server.api("GET", "/v1/agents?limit=200")["items"]
+    saved = next(a for a in agents if a["key"] == "asker")
+    assert saved["tools"] == ["calculator!"]
+
+    page.goto(f"/#/agents/{saved['id']}")
+    page.get_by_role("button", name="Agent actions").click()
+    page.get_by_role("menuitem", name="Edit agent…").click()
+    dialog = page.locator("dialog[open]")
+    ask = dialog.get_by_label("Ask me first before each calculator call")
+    expect(ask).to_be_checked()
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "phone-agent-form-ask-first")
+    ask.uncheck()
+    dialog.get_by_role("button", name="Save").click()
+    expect(page.locator("dialog[open]")).to_have_count(0)
+    assert server.api("GET", f"/v1/agents/{saved['id']}")["tools"] == ["calculator"]

@@ -42,6 +42,11 @@ class ErrorCode(StrEnum):
         "The model provider could not be reached. Try again in a moment.",
         "The model provider is unavailable right now.",
     )
+    UPSTREAM_ERROR = (
+        "upstream_error",
+        "The model provider answered with a server error. Try again in a moment.",
+        "The model provider answered with a server error.",
+    )
     TIMEOUT = (
         "timeout",
         "The model took too long to answer.",
@@ -78,6 +83,11 @@ class ErrorCode(StrEnum):
         "empty_answer",
         "The model answered with no text. Try again, or pick a stronger model for this agent.",
         "The model answered with no text.",
+    )
+    # The manager answered, but not with the decision asked for (routing, evaluation).
+    BAD_JSON = (
+        "bad_json",
+        "The manager model's answer could not be read as the decision it was asked for.",
     )
     # How a whole turn ended early (``error`` events, ``turn_completed.error_code``).
     INTERRUPTED = (

@@ -94,7 +94,21 @@ async function route() {
     chat.context.sessionId = s.id;
     return s.id;
   });
-  await chat.show({ [kind]: owner, sessionId, ensureSession: async () => chat.context.sessionId ?? create() });
+  // A session made for a first message the server then refused: deleted, back to "new".
+  const discardSession = async (sid) => {
+    try {
+      await api.deleteSession(sid);
+    } catch (err) {
+      notifyError(err);
+      return;
+    }
+    if (chat.context?.sessionId !== sid) return;
+    history.replaceState(null, "", `${base}/new`);
+    state.route = parseHash();
+    chat.context.sessionId = null;
+  };
+  await chat.show({ [kind]: owner, sessionId, discardSession,
+    ensureSession: async () => chat.context.sessionId ?? create() });
   if (fresh) chat.composer.focus();
   return undefined;
 }

@@ -73,3 +73,24 @@ test("durations and costs", () => {
   assert.deepEqual([formatCost(0), formatCost(null), formatCost(0.000123), formatCost(0.5)],
     ["$0", "$0", "$0.00012", "$0.500"]);
 });
+
+test("Markdown of a review turn: verdicts instead of JSON, the answer and why it stopped", () => {
+  const verdict = JSON.stringify({ approved: true, score: 9, feedback: "good now" });
+  const turn = {
+    mode: "review", status: "completed", message: "Describe it",
+    usage: { input_tokens: 10, output_tokens: 5, cost_usd: 0.0016714999999999998 },
+    messages: [
+      { role: "agent", agent_key: "writer", agent_name: "Writer", round: 1, status: "ok", content: "the draft" },
+      { role: "agent", agent_key: "critic", agent_name: "Critic", round: 1, status: "ok", content: verdict },
+    ],
+    review: {
+      reviews: [{ type: "review", round: 1, agent_key: "critic", approved: true, score: 9, feedback: "good now", fallback: false }],
+      completed: { type: "review_completed", round: 1, score: 9, reason: "approved", text: "the draft" },
+    },
+  };
+  const md = toMarkdown(SESSION, "Room R", [turn], AT);
+  assert.ok(!md.includes("{"), md);
+  assert.ok(md.includes("**Critic (@critic)**\n\napproved · 9/10 · good now\n"), md);
+  assert.ok(md.includes("### Answer (the round 1 draft, score 9; stopped: every reviewer approved)\n\nthe draft\n"), md);
+  assert.ok(md.endsWith("_10 tokens in · 5 out · $0.001671_\n"), md);
+});

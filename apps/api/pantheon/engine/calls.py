@@ -67,12 +67,17 @@ class CallRunner:
             return ModelAlias(name=model)
 
     async def ask(self, request: LLMRequest, round_no: int | None) -> str | None:
-        """A manager call read whole (route, evaluate): its text, or ``None`` on failure."""
+        """A manager call read whole (a summary): its text, or ``None`` on failure."""
+        outcome = await self.ask_outcome(request, round_no)
+        return outcome.text if outcome.status == "ok" else None
+
+    async def ask_outcome(self, request: LLMRequest, round_no: int | None) -> CallOutcome:
+        """A manager call read whole (route, evaluate): its outcome, with the error code."""
         outcome = CallOutcome()
         async with closing_stream(self.stream(request, round_no, outcome)) as deltas:
             async for _ in deltas:
                 pass
-        return outcome.text if outcome.status == "ok" else None
+        return outcome
 
     async def stream(
         self, request: LLMRequest, round_no: int | None, outcome: CallOutcome

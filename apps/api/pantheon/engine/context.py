@@ -28,7 +28,7 @@ from pantheon.engine.events import TurnEvent
 from pantheon.engine.fan_in import fan_in
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
-from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, Speaker, SpeakerRun
+from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, CallOutcome, Speaker, SpeakerRun
 from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.window import Window
@@ -150,9 +150,9 @@ class TurnContext:
     def speak(self, run: SpeakerRun) -> AsyncIterator[TurnEvent]:
         return self._loop.speak(run)
 
-    async def ask(self, request: LLMRequest, round_no: int | None) -> str | None:
-        """A manager call read whole: its text, or ``None`` when it failed."""
-        return await self._calls.ask(request, round_no)
+    async def ask(self, request: LLMRequest, round_no: int | None) -> CallOutcome:
+        """A manager call read whole: its outcome (text, or the code it failed with)."""
+        return await self._calls.ask_outcome(request, round_no)
 
     def fan_in(self, runs: Sequence[SpeakerRun]) -> AsyncIterator[TurnEvent]:
         """The runs' events, concurrently unless ``sequential_specialists`` is set."""

@@ -27,6 +27,10 @@ Notes:
   succeeded), its mean ``score`` (``null`` when no review was readable), why the loop
   stopped (``reason``: ``approved`` | ``max_rounds`` | ``no_gain`` | ``draft_failed``) and
   the draft's ``text``: the turn's answer.
+- ``routing`` / ``evaluation`` with ``fallback=true`` say why in ``reason``: the failed
+  manager call's error code (``unavailable``, ``timeout``, ``budget_exceeded`` ...) or
+  ``bad_json`` (it answered, but not with the decision), and name the manager's
+  ``model``; both are left out when the manager decided (``fallback=false``).
 - ``agent_failed.error`` is a short user-safe sentence, ``code`` the machine code
   (``rate_limited``, ``unavailable``, ``timeout``, ``bad_request``, ``unknown_model``,
   ``internal_error`` ...); raw provider or exception text never appears, except the
@@ -61,7 +65,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
 from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
@@ -103,6 +114,18 @@ class SummaryEvent(_Event):
     code: str | None = None
 
 
+def _fallback_detail_only_on_fallback(
+    self: RoutingEvent | EvaluationEvent, handler: SerializerFunctionWrapHandler
+) -> dict[str, Any]:
+    """``reason`` and ``model`` are sent only with ``fallback=true``, so a manager that
+    decided keeps the event's earlier bytes."""
+    data: dict[str, Any] = handler(self)
+    if not self.fallback:
+        data.pop("reason", None)
+        data.pop("model", None)
+    return data
+
+
 class RoundStartEvent(_Event):
     type: Literal["round_start"] = "round_start"
     round: int
@@ -118,6 +141,10 @@ class RoutingEvent(_Event):
     round: int
     agents: list[str]
     fallback: bool = False
+    reason: str | None = None
+    model: str | None = None
+
+    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
 
 
 class AgentStartedEvent(_Event):
@@ -189,6 +216,10 @@ class EvaluationEvent(_Event):
         validation_alias=AliasChoices("continue", "continue_"),
     )
     fallback: bool = False
+    reason: str | None = None
+    model: str | None = None
+
+    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
 
 
 class SynthesisStartedEvent(_Event):

@@ -34,6 +34,12 @@ class Unavailable(LLMError):
     retryable = True
 
 
+class UpstreamError(Unavailable):
+    """The upstream answered, with a 5xx: it is there but failing (not unreachable)."""
+
+    code = ErrorCode.UPSTREAM_ERROR
+
+
 class Timeout(LLMError):
     code = ErrorCode.TIMEOUT
     retryable = True

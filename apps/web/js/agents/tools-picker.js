@@ -1,7 +1,8 @@
 // The agent form's tools picker, fed by GET /v1/tools: one checkbox per tool with its
 // description, built-ins first, then one group per MCP server. Tools of a server that is
-// down are disabled with a note. Entries of the agent that the list does not show (a
-// server's `orders.*`, an approval suffix `!`) are kept as they are.
+// down are disabled with a note. Beside each tool, "Ask me first" adds the approval suffix
+// `!` (docs/approvals.md): the call then waits for a person. Entries of the agent that the
+// list does not show (a server's `orders.*`) are kept as they are.
 
 import { h } from "../core/dom.js";
 
@@ -17,6 +18,7 @@ function groupTitle(source) {
 export function toolsPicker({ tools, selected = [], loadError = null }) {
   const chosen = new Map(selected.map((entry) => [entry.replace(/!$/, ""), entry]));
   const boxes = [];
+  const asks = new Map(); // a listed tool's box -> its "Ask me first" box
   const legend = h("legend", { class: "field-label" }, "Tools");
   if (!tools) {
     const note = h("p", { class: "field-hint tools-error", role: "status" },
@@ -39,12 +41,20 @@ export function toolsPicker({ tools, selected = [], loadError = null }) {
       const input = h("input", { type: "checkbox", name: "tool", value: tool.name, disabled: !tool.available });
       input.checked = chosen.has(tool.name);
       boxes.push(input);
-      return h("label", { class: "tool-option", dataset: { tool: tool.name, available: String(tool.available) } },
+      const ask = h("input", { type: "checkbox", class: "tool-ask-box", disabled: !tool.available,
+        "aria-label": `Ask me first before each ${tool.name} call` });
+      ask.checked = Boolean(chosen.get(tool.name)?.endsWith("!"));
+      ask.addEventListener("change", () => { if (ask.checked) input.checked = true; });
+      input.addEventListener("change", () => { if (!input.checked) ask.checked = false; });
+      asks.set(input, ask);
+      return h("div", { class: "tool-row" }, h("label", { class: "tool-option", dataset: { tool: tool.name, available: String(tool.available) } },
         input,
         h("span", { class: "tool-option-text" },
           h("code", { class: "tool-option-name" }, tool.name),
           !tool.available ? h("span", { class: "badge warn" }, "unavailable: the server cannot be reached now") : null,
-          firstParagraph(tool.description) ? h("span", { class: "tool-option-desc" }, firstParagraph(tool.description)) : null));
+          firstParagraph(tool.description) ? h("span", { class: "tool-option-desc" }, firstParagraph(tool.description)) : null)),
+      h("label", { class: "tool-ask", title: "Each call waits until you approve or reject it in the chat" },
+        ask, "Ask me first"));
     })));
 
   const kept = selected.filter((entry) => !listed.has(entry.replace(/!$/, "")));
@@ -65,6 +75,7 @@ export function toolsPicker({ tools, selected = [], loadError = null }) {
     keptEls.length ? h("div", { class: "tools-group", dataset: { source: "other" } },
       h("div", { class: "tools-group-title" }, "Other entries"), keptEls) : null);
 
-  const read = () => boxes.filter((b) => b.checked).map((b) => b.dataset.entry ?? chosen.get(b.value) ?? b.value);
+  const entry = (box) => box.dataset.entry ?? (asks.get(box)?.checked ? `${box.value}!` : box.value);
+  const read = () => boxes.filter((b) => b.checked).map(entry);
   return { element, read };
 }

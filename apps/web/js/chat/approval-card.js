@@ -59,20 +59,25 @@ export class ApprovalCard {
     if (this.state === "collecting") this.setState("open");
   }
 
-  /** Someone already decided (a continuation exists): show it, offer nothing. */
-  settle(text = "Decided; the turn goes on below.") {
+  /** Decided (here, or a continuation exists): each row shows its choice, nothing is
+   * offered. `decisions`: [{callId, approve, reason}], or a sentence when there are none. */
+  settle(decisions = "Decided; the turn goes on below.") {
     this.setState("decided");
-    this.note.textContent = text;
+    if (typeof decisions === "string") {
+      this.note.textContent = decisions;
+      return;
+    }
+    this.note.textContent = "Decided; the turn goes on below.";
+    for (const d of decisions) {
+      const row = this.rows.get(d.callId);
+      if (row) showChoice(row, d.approve, d.reason);
+    }
   }
 
   choose(callId, approve) {
     const row = this.rows.get(callId);
     if (!row || this.state !== "open") return;
-    row.choice = approve;
-    row.el.dataset.choice = approve ? "approved" : "rejected";
-    const said = row.el.querySelector(".approval-choice");
-    said.hidden = false;
-    said.textContent = approve ? "Approved" : `Rejected${row.reason.value.trim() ? `: ${row.reason.value.trim()}` : ""}`;
+    showChoice(row, approve, row.reason.value.trim());
     if ([...this.rows.values()].every((r) => r.choice !== null)) this.send();
   }
 
@@ -83,8 +88,7 @@ export class ApprovalCard {
     this.setState("sending");
     this.note.textContent = "Sending your decision…";
     try {
-      await this.onDecide?.(decisions);
-      this.settle();
+      await this.onDecide?.(decisions); // the view then settles the card with them
     } catch (err) {
       for (const row of this.rows.values()) {
         row.choice = null;
@@ -95,6 +99,14 @@ export class ApprovalCard {
       this.note.textContent = `Your decision was not accepted: ${err.message}`;
     }
   }
+}
+
+function showChoice(row, approve, reason) {
+  row.choice = approve;
+  row.el.dataset.choice = approve ? "approved" : "rejected";
+  const said = row.el.querySelector(".approval-choice");
+  said.hidden = false;
+  said.textContent = approve ? "Approved" : `Rejected${reason ? `: ${reason}` : ""}`;
 }
 
 function pretty(value) {

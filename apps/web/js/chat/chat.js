@@ -9,6 +9,7 @@ import { LiveTurn } from "./live-turn.js";
 import { api, postApprovalsStream } from "../core/api.js";
 import { defaultMode, latestRerunnable, modeSpec } from "../core/modes.js";
 import { clearRunning } from "../core/resume-store.js";
+import { decisionText, parseDecisions } from "../text/decisions.js";
 
 export class ChatPane {
   constructor({ onTurnFinished } = {}) {
@@ -80,9 +81,12 @@ export class ChatPane {
       const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
       const replayed = await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
         { actions: this.actions });
-      // A paused turn someone already decided: its card only says so.
-      const decided = new Set(turns.map((t) => t.continues).filter(Boolean));
-      for (const view of replayed) if (decided.has(view.turnId)) view.approvals?.settle();
+      // A paused turn someone already decided: its card shows the decisions, offers nothing.
+      const continuations = new Map(turns.filter((t) => t.continues).map((t) => [t.continues, t]));
+      for (const view of replayed) {
+        const next = continuations.get(view.turnId);
+        if (next) view.markDecided(parseDecisions(next.message));
+      }
       views = replayed.map((view) => view.el);
       if (live) views.push(live.view.el);
     } catch (err) {
@@ -111,10 +115,13 @@ export class ChatPane {
   updateComposer() {
     const noAgents = this.context?.room && this.context.room.agents.length === 0;
     let hint = "Enter sends · Shift+Enter newline";
-    if (this.busy && this.live.sessionId !== this.context?.sessionId) hint = "A turn is running in another session.";
-    else if (this.busy) hint = "Agents are answering… (Esc stops)";
+    let link = null;
+    if (this.busy && this.live.sessionId !== this.context?.sessionId) {
+      hint = "A turn is running in another chat of this tab.";
+      if (this.live.href) link = { href: this.live.href, text: "Open it" };
+    } else if (this.busy) hint = "Agents are answering… (Esc stops)";
     else if (noAgents) hint = "Add agents to the roster first.";
-    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint);
+    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint, link);
     for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun")) {
       button.disabled = this.busy;
     }
@@ -133,6 +140,7 @@ export class ChatPane {
     if (this.busy) return;
     this.composer.setBusy(true, "Sending…");
     let sessionId;
+    const fresh = !this.context.sessionId; // the first message makes the session
     try {
       sessionId = await this.context.ensureSession(message);
     } catch (err) {
@@ -146,7 +154,12 @@ export class ChatPane {
     if (rerunFrom) body.rerun_from = rerunFrom;
     const shown = body.mode ?? this.context.room?.mode ?? defaultMode("agent");
     const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
-      onFinished: (_live, outcome) => this.finished(outcome, message) });
+      onFinished: async (_live, outcome) => {
+        // A refused first message leaves no empty session behind (docs/web.md).
+        const here = this.context?.sessionId === sessionId;
+        if (fresh && outcome?.refused) await this.context?.discardSession?.(sessionId);
+        this.finished(outcome, message, here);
+      } });
     await this.run(live, (t) => t.start(body));
   }
 
@@ -171,6 +184,7 @@ export class ChatPane {
     const live = new LiveTurn({ sessionId: state.sessionId, message: state.message, actions: this.actions,
       onFinished: (_live, outcome) => this.finished(outcome, state.message) });
     live.turnId = state.turnId;
+    if (state.href) live.href = state.href;
     this.live = live;
     live.resume(state.turnId).catch((err) => {
       clearRunning();
@@ -189,8 +203,7 @@ export class ChatPane {
     await go(live);
   }
 
-  finished(outcome, message) {
-    const here = this.live?.sessionId === this.context?.sessionId;
+  finished(outcome, message, here = this.live?.sessionId === this.context?.sessionId) {
     if (outcome?.restore && here && message) this.composer.restore(message);
     // Resumed on load and lost before the page showed the session: restore it on show().
     else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: this.live.sessionId, message };
@@ -206,11 +219,10 @@ export class ChatPane {
   }
 }
 
-/** What the continuation shows as its message (the server stores the same sentences). */
+/** What the continuation shows as its message (the server stores these lines with call ids). */
 function decisionsNote(view, decisions) {
   const names = new Map([...(view.approvals?.rows.keys() ?? [])].map((id) => [id,
     view.approvals.rows.get(id).el.dataset.tool]));
-  return decisions.map((d) => `${d.approve ? "Approved" : "Rejected"} ${names.get(d.call_id) ?? "call"} `
-    + `(${d.call_id})${d.reason ? `: ${d.reason}` : ""}`)
-    .join("\n");
+  return decisions.map((d) => decisionText({ approve: d.approve, tool: names.get(d.call_id) ?? "call",
+    reason: d.reason })).join("\n");
 }

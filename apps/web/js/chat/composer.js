@@ -14,6 +14,7 @@ export class Composer {
       class: "composer-input", rows: 2, "aria-label": "Message", "aria-keyshortcuts": "Shift+Escape",
       placeholder: "Write a message. Enter sends, Shift+Enter adds a line.",
       onkeydown: (event) => this.onKey(event),
+      oninput: () => this.fit(),
     });
     this.mentions = attachMentions(this.input,
       () => (modeSpec(this.effectiveMode)?.needs_mentions ? this.roster : []));
@@ -51,9 +52,11 @@ export class Composer {
     return this.modeSelect.value || this.roomMode || defaultMode("agent");
   }
 
-  setBusy(busy, hint) {
+  /** link: {href, text} after the hint (e.g. the chat whose turn is running), or null. */
+  setBusy(busy, hint, link = null) {
     this.sendButton.disabled = busy;
-    this.hint.textContent = hint;
+    this.hint.replaceChildren(hint,
+      ...(link ? [" ", h("a", { class: "composer-hint-link", href: link.href }, link.text)] : []));
   }
 
   onKey(event) {
@@ -70,6 +73,7 @@ export class Composer {
     if (!message || this.sendButton.disabled) return;
     const mode = this.modeField.hidden ? "" : this.modeSelect.value;
     this.input.value = "";
+    this.fit();
     this.cancelEdit();
     await this.onSend({ message, mode });
   }
@@ -91,7 +95,14 @@ export class Composer {
     if (!this.input.value.trim()) this.input.value = message;
   }
 
+  /** The box grows with its text (up to a cap in CSS, then it scrolls) and shrinks back. */
+  fit() {
+    this.input.style.height = "auto";
+    this.input.style.height = `${this.input.scrollHeight + 2}px`;
+  }
+
   focus() {
+    this.fit(); // text may have been put in (edit, restore) or taken out (sent)
     this.input.focus();
     this.input.setSelectionRange(this.input.value.length, this.input.value.length);
   }

@@ -9,6 +9,7 @@ import { TurnView } from "./turn-view.js";
 import { saveRunning, clearRunning } from "../core/resume-store.js";
 
 const RECONNECT_DELAYS_MS = [250, 1000, 2000, 4000, 8000];
+const FIGURE_RETRY_MS = [1000, 2000, 4000, 8000, 16000]; // the figures after a failed first read
 
 export const LOST_NOTICE = "The server no longer knows this turn: it was restarted (or stopped) "
   + "while the turn ran, so nothing of it was saved. Your message is back in the composer; "
@@ -28,6 +29,7 @@ export class LiveTurn {
     this.message = message;
     this.onFinished = onFinished;
     this.turnId = null;
+    this.href = location.hash; // where this chat is: other chats link to it while it runs
     this.lastEventId = 0;
     this.done = false;
     this.controller = new AbortController();
@@ -47,8 +49,9 @@ export class LiveTurn {
     } catch (err) {
       if (err.name === "AbortError") return;
       this.view.finish("error");
+      this.view.refused(); // no turn exists: nothing to edit or regenerate
       this.view.notice(`Could not start the turn: ${err.message}`, "error");
-      this.settle({ restore: true, error: err });
+      this.settle({ restore: true, error: err, refused: true });
       return;
     }
     await this.consume(response);
@@ -87,7 +90,7 @@ export class LiveTurn {
     this.view.apply(event);
     if (this.turnId && !this.done) {
       saveRunning({ turnId: this.turnId, sessionId: this.sessionId, message: this.message,
-        lastEventId: this.lastEventId });
+        lastEventId: this.lastEventId, href: this.href });
     }
     if (event.type === "turn_completed") this.end();
     if (event.type === "error") {
@@ -138,14 +141,28 @@ export class LiveTurn {
     clearRunning();
     this.view.notice("");
     this.done = true;
-    if (this.turnId) {
-      try {
-        this.view.applyDetail(await api.turn(this.turnId));
-      } catch {
-        // figures are a bonus; the turn itself is shown
-      }
-    }
+    const retry = this.turnId ? await this.loadFigures() : false;
     this.settle(null);
+    if (retry) this.retryFigures();
+  }
+
+  /** The stored figures (GET /v1/turns/{id}); true when worth trying again later (the
+   * server did not answer or failed, e.g. it was stopping as the turn ended). */
+  async loadFigures() {
+    try {
+      this.view.applyDetail(await api.turn(this.turnId));
+      return false;
+    } catch (err) {
+      return err instanceof ApiError && (err.status === 0 || err.status >= 500);
+    }
+  }
+
+  /** Figures are a bonus, but they should not go missing because of a restart. */
+  async retryFigures() {
+    for (const delay of FIGURE_RETRY_MS) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (!this.view.el.isConnected || !(await this.loadFigures())) return;
+    }
   }
 
   settle(outcome) {

@@ -159,7 +159,14 @@ export class AgentPanel {
     });
   }
 
+  /** A reviewer's verdict, read by the server: shown instead of the JSON it wrote. */
+  showVerdict(nodes) {
+    this.verdict = nodes;
+    this.render();
+  }
+
   render() {
+    if (this.verdict) return this.body.replaceChildren(...this.verdict);
     if (this.toolGroups.length) return this.renderWithTools();
     renderInto(this.body, this.text);
     if (!this.text && this.state !== "failed") {

@@ -2,7 +2,8 @@
 // badge, duration); opened, the arguments (pretty JSON, or the model's raw text when it
 // was not a JSON object) and the result, always as text. data-state on each row:
 // running -> ok | failed | unfinished (the turn ended before its result); a call that
-// needs a person's approval: running -> awaiting (its result comes in the continuation).
+// needs a person's approval: running -> awaiting (its result comes in the continuation),
+// where data-approval (approved | rejected, from the stored turn) names the decision.
 
 import { h } from "../core/dom.js";
 import { formatMs } from "../text/format.js";
@@ -33,6 +34,11 @@ export class ToolCalls {
     if (!row) return;
     row.setState("awaiting");
     row.resultEl.replaceChildren(h("p", { class: "placeholder" }, "Waiting for a person's approval."));
+  }
+
+  /** The stored call's approval (GET /v1/turns/{id}): a rejected call reads "rejected". */
+  approval(callId, status) {
+    this.rows.get(callId)?.setApproval(status);
   }
 
   /** The turn ended: calls still waiting for a result say so. */
@@ -72,6 +78,13 @@ class ToolCallRow {
     if (state === "unfinished") {
       this.resultEl.replaceChildren(h("p", { class: "placeholder" }, "The turn ended before this call returned."));
     }
+  }
+
+  setApproval(status) {
+    if (status !== "approved" && status !== "rejected") return;
+    this.el.dataset.approval = status;
+    if (status === "rejected") this.badge.textContent = "rejected";
+    else if (this.state === "ok") this.badge.textContent = "approved · ok";
   }
 
   finish(e) {

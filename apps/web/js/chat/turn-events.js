@@ -7,6 +7,7 @@ import { describeFailure } from "../text/humanize.js";
 import { renderUsage } from "./turn-usage.js";
 import { WORKFLOW_RENDERERS } from "./workflow-events.js";
 import { modeSpec } from "../core/modes.js";
+import { readableDecisions } from "../text/decisions.js";
 
 const label = (text) => h("span", { class: "decision-label" }, text);
 const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
@@ -16,6 +17,18 @@ const mentions = (keys) => (keys.length ? keys.map((k) => `@${k}`).join(", ") : 
  * panel of that agent's latest agent_started. */
 function panelFor(view, e) {
   return view.activePanels.get(e.agent_key) ?? view.panel(null, e.agent_key);
+}
+
+/** A fallback whose manager answered, but not with a decision (older servers send no reason). */
+const unusable = (e) => !e.reason || e.reason === "bad_json";
+const byModel = (model, sentence) => (model ? `Manager model ${model}: ${sentence}` : sentence);
+
+/** Why the manager's decision fell back, naming its model (the server's sentence for the
+ * reason); the model is kept for the synthesis' failure, whose event does not name it. */
+function fallbackWhy(view, e) {
+  if (!e.fallback || !e.reason) return null;
+  if (e.model) view.managerModel = e.model;
+  return h("span", { class: "decision-why" }, byModel(e.model, describeFailure(e.reason)));
 }
 
 /** Public event types the turn view shows nothing for: `summary` (the session summary
@@ -33,6 +46,7 @@ export const RENDERERS = {
     view.modeEl.textContent = e.mode;
     if (e.continues) { // its "message" is the person's decisions: nothing to edit or resend
       view.el.dataset.continues = e.continues;
+      view.setMessage(readableDecisions(view.message));
       for (const button of view.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
     }
   },
@@ -46,10 +60,12 @@ export const RENDERERS = {
 
   routing(view, e) {
     const round = view.round(e.round);
+    const badge = unusable(e) ? "fallback: unusable answer, first agent runs" : "fallback: manager failed, first agent runs";
     view.decision(round.routing, [
       label("Manager routed to "),
       h("strong", {}, mentions(e.agents)),
-      e.fallback ? h("span", { class: "badge warn" }, "fallback: unusable answer, first agent runs") : null,
+      e.fallback ? h("span", { class: "badge warn" }, badge) : null,
+      fallbackWhy(view, e),
     ]);
     for (const key of e.agents) view.panel(e.round, key);
   },
@@ -65,10 +81,13 @@ export const RENDERERS = {
 
   evaluation(view, e) {
     const round = view.round(e.round);
+    // No promise of a synthesis here: it may not come (no answers, or the manager fails).
+    const badge = unusable(e) ? "fallback: unparsable answer means stop" : "fallback: manager failed, no more rounds";
     view.decision(round.evaluation, [
-      label("Manager evaluated: "),
-      h("strong", {}, e.continue ? "another round" : "enough, synthesise"),
-      e.fallback ? h("span", { class: "badge warn" }, "fallback: unparsable answer means stop") : null,
+      label(e.fallback ? "Manager could not evaluate: " : "Manager evaluated: "),
+      h("strong", {}, e.continue ? "another round" : "no more rounds"),
+      e.fallback ? h("span", { class: "badge warn" }, badge) : null,
+      fallbackWhy(view, e),
     ]);
     round.evaluation.dataset.continue = String(Boolean(e.continue));
   },
@@ -103,8 +122,11 @@ export const RENDERERS = {
   },
 
   agent_failed(view, e) {
-    const target = view.synthesis && e.agent_key === "manager" ? view.synthesis : view.panel(e.round, e.agent_key);
-    target.fail(describeFailure(e.code, e.error), e.code);
+    if (view.synthesis && e.agent_key === "manager") {
+      view.synthesis.fail(byModel(view.managerModel, describeFailure(e.code, e.error)), e.code);
+      return;
+    }
+    view.panel(e.round, e.agent_key).fail(describeFailure(e.code, e.error), e.code);
   },
 
   synthesis_started(view) {

@@ -4,7 +4,6 @@
 // renderer per event type in turn-events.js (live, replayed and stored turns alike).
 
 import { h, replaceChildren } from "../core/dom.js";
-import { renderMarkdown } from "../text/markdown-dom.js";
 import { AgentPanel, panelId } from "./panel.js";
 import { RENDERERS } from "./turn-events.js";
 import { renderUsage } from "./turn-usage.js";
@@ -23,6 +22,7 @@ const STATUS_LABEL = {
   lost: "lost",
   unknown: "outcome unknown",
   awaiting_approval: "awaiting your approval",
+  decided: "decided: the turn goes on below",
 };
 
 export class TurnView {
@@ -65,7 +65,7 @@ export class TurnView {
       "article",
       { class: "turn", "aria-label": "Turn", dataset: { mode } },
       h("div", { class: "msg-user-wrap" },
-        h("div", { class: "msg-user md" }, renderMarkdown(message)), this.actionsEl),
+        this.messageEl = h("div", { class: "msg-user" }, message), this.actionsEl), // as typed: never Markdown
       h("header", { class: "turn-head" }, this.modeEl, this.statusEl, this.stopButton),
       this.body,
       this.noticeEl,
@@ -122,12 +122,38 @@ export class TurnView {
   async decide(decisions) {
     if (!this.actions?.decide) throw new Error("decisions cannot be sent from here");
     await this.actions.decide(this, decisions);
+    this.markDecided(decisions.map((d) => ({ callId: d.call_id, approve: d.approve, reason: d.reason })));
+  }
+
+  /** The paused turn was decided (now, or by a continuation found in the history): the
+   * card shows each choice and offers nothing, the status stops saying it waits. */
+  markDecided(decisions) {
+    if (!this.approvals) return;
+    this.approvals.settle(decisions);
+    if (this.status === "awaiting_approval") this.setStatus("decided");
+  }
+
+  /** The server refused the message (no turn was made): it goes back to the composer, so
+   * the turn offers only Copy. */
+  refused() {
+    for (const button of this.actionsEl.querySelectorAll("button:not(.copy)")) button.remove();
+  }
+
+  /** The continuation's message is the person's decisions: shown without call ids. */
+  setMessage(text) {
+    this.messageEl.textContent = text;
   }
 
   /** Latency and per-agent figures from GET /v1/turns/{id} once the turn is stored. */
   applyDetail(detail) {
     this.detail = detail;
     renderUsage(this);
+    for (const call of detail.tool_calls ?? []) {
+      if (!call.approval) continue;
+      for (const panel of this.panels.values()) {
+        for (const group of panel.toolGroups) group.calls.approval(call.call_id, call.approval);
+      }
+    }
   }
 
   /** A manager decision line: pending (what it is doing now) or decided (what it chose). */

@@ -5,15 +5,11 @@
 // verdicts with scores; the chosen draft is marked and the reason the loop stopped shown.
 
 import { h } from "../core/dom.js";
+import { renderMarkdown } from "../text/markdown-dom.js";
+import { reviewStopText, reviewVerdictText } from "../text/format.js";
 import { panelId } from "./panel.js";
 
 const STAGE_STATE = { running: "running", done: "done", reused: "reused", failed: "failed" };
-const REASON = {
-  approved: "every reviewer approved",
-  max_rounds: "round limit reached",
-  no_gain: "the score stopped improving",
-  draft_failed: "the draft failed",
-};
 
 function stageStrip(view) {
   if (!view.stageStrip) {
@@ -33,6 +29,7 @@ function stageChip(view, e) {
       h("span", { class: "stage-state" }));
     if (e.stage > 1 && view.actions?.rerunFrom) {
       chip.append(h("button", { type: "button", class: "ghost small stage-rerun", hidden: true,
+        "aria-label": `Re-run from here: stage ${e.stage}, ${e.agent_name || `@${e.agent_key}`}`,
         title: "Run the pipeline again from this stage; the stages before it keep their output",
         onclick: () => view.actions.rerunFrom(view, e.agent_key) }, "Re-run from here"));
     }
@@ -55,12 +52,6 @@ function reviewList(view, round) {
   return section.reviews;
 }
 
-function verdictText(e) {
-  if (e.fallback) return "no usable review (counts as not approved)";
-  const score = e.score === null || e.score === undefined ? "no score" : `${e.score}/10`;
-  return `${e.approved ? "approved" : "not approved"} · ${score}`;
-}
-
 export const WORKFLOW_RENDERERS = {
   stage_started(view, e) {
     setStage(stageChip(view, e), e.reused ? "reused" : "running");
@@ -77,12 +68,15 @@ export const WORKFLOW_RENDERERS = {
   },
 
   review(view, e) {
+    view.panels.get(panelId(e.round, e.agent_key))?.showVerdict([h("p", { class: "review-verdict-body" },
+      h("strong", { class: "review-verdict" }, reviewVerdictText(e)),
+      e.feedback ? h("span", { class: "review-feedback" }, ` · ${e.feedback}`) : null)]);
     reviewList(view, e.round).append(h("li", {
       class: "review",
       dataset: { agent: e.agent_key, approved: String(e.approved), fallback: String(e.fallback) },
     },
     h("strong", {}, `@${e.agent_key}`), " ",
-    h("span", { class: "review-verdict" }, verdictText(e)),
+    h("span", { class: "review-verdict" }, reviewVerdictText(e)),
     e.feedback ? h("span", { class: "review-feedback" }, ` · ${e.feedback}`) : null));
   },
 
@@ -92,7 +86,10 @@ export const WORKFLOW_RENDERERS = {
     if (chosen) chosen.el.dataset.chosen = "true";
     const which = e.round ? `the round ${e.round} draft` : "no draft";
     const score = e.score === null || e.score === undefined ? "" : ` (score ${e.score})`;
-    view.body.append(h("p", { class: "review-summary", role: "note", dataset: { reason: e.reason } },
-      h("strong", {}, `Answer: ${which}${score}`), ` · stopped: ${REASON[e.reason] ?? e.reason}`));
+    // The answer closes the turn, in full, where a person looks: under the rounds.
+    view.body.append(h("section", { class: "answer", "aria-label": "Answer" },
+      h("p", { class: "review-summary", role: "note", dataset: { reason: e.reason } },
+        h("strong", {}, `Answer: ${which}${score}`), ` · stopped: ${reviewStopText(e.reason)}`),
+      e.text ? h("div", { class: "answer-body md" }, renderMarkdown(e.text)) : null));
   },
 };

@@ -9,10 +9,14 @@ function host() {
   return region;
 }
 
+/** A toast; the same text already shown is replaced (its timer restarts), not stacked. */
 export function notify(text, kind = "info", ms = 4000) {
+  for (const shown of host().querySelectorAll(".toast")) {
+    if (shown.dataset.text === text && shown.dataset.kind === kind) shown.remove();
+  }
   const toast = h(
     "div",
-    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
+    { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status", dataset: { text, kind } },
     h("span", {}, text),
     h("button", { type: "button", class: "ghost", "aria-label": "Dismiss", onclick: () => toast.remove() }, "×"),
   );

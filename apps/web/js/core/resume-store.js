@@ -1,5 +1,6 @@
 // The running turn, remembered in sessionStorage (per tab) so a reload can resume it.
-// Shape: {turnId, sessionId, message, lastEventId}. Cleared when the turn ends.
+// Shape: {turnId, sessionId, message, lastEventId, href} (href: the chat's address, for a
+// link to it from other chats). Cleared when the turn ends.
 
 const KEY = "pantheon.runningTurn";
 

@@ -2,9 +2,13 @@
 // (the session, and each turn as GET /v1/turns/{id} returns it). Pure: export.js fetches
 // the turns and downloads what these return.
 
-import { sessionLabel } from "../text/format.js";
+import { exportCost, reviewStopText, reviewVerdictText, sessionLabel } from "../text/format.js";
 
-/** The session as Markdown: each message, each agent's answer under its round, usage. */
+/**
+ * The session as Markdown: each message, each agent's answer under its round, usage. A
+ * turn may carry a review field ({reviews, completed}: its reviewers' verdict events and
+ * its review_completed event): reviewers read as their verdicts, the chosen draft closes it.
+ */
 export function toMarkdown(session, where, turns, exportedAt = new Date()) {
   const out = [`# ${sessionLabel(session)}`, "", `${where} · exported ${exportedAt.toISOString()}`, ""];
   for (const turn of turns) {
@@ -18,10 +22,19 @@ export function toMarkdown(session, where, turns, exportedAt = new Date()) {
       }
       const who = m.role === "manager" ? "Manager synthesis" : `${m.agent_name ?? m.agent_key} (@${m.agent_key})`;
       const state = m.status === "ok" ? "" : ` (${m.status}${m.error_code ? `: ${m.error_code}` : ""})`;
-      out.push(`**${who}**${state}`, "", m.content || "_(no text)_", "");
+      const verdict = turn.review?.reviews.find((r) => r.round === m.round && r.agent_key === m.agent_key);
+      const text = verdict ? `${reviewVerdictText(verdict)}${verdict.feedback ? ` · ${verdict.feedback}` : ""}` : m.content;
+      out.push(`**${who}**${state}`, "", text || "_(no text)_", "");
+    }
+    const done = turn.review?.completed;
+    if (done) {
+      const which = done.round ? `the round ${done.round} draft` : "no draft";
+      const score = done.score === null || done.score === undefined ? "" : `, score ${done.score}`;
+      out.push(`### Answer (${which}${score}; stopped: ${reviewStopText(done.reason)})`, "");
+      if (done.text) out.push(done.text, "");
     }
     const u = turn.usage;
-    out.push(`_${u.input_tokens} tokens in · ${u.output_tokens} out · $${u.cost_usd}_`, "");
+    out.push(`_${u.input_tokens} tokens in · ${u.output_tokens} out · ${exportCost(u.cost_usd)}_`, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }

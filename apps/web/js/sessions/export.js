@@ -1,7 +1,9 @@
 // Export a session as Markdown (for people) or JSON (everything the API stores): fetch each
 // turn (GET /v1/turns/{id}), build the text (export-text.js) and download it.
 
-import { api } from "../core/api.js";
+import { api, followTurnStream } from "../core/api.js";
+import { modeSpec } from "../core/modes.js";
+import { readEvents } from "../core/sse.js";
 import { sessionLabel } from "../text/format.js";
 import { exportFileName, toJson, toMarkdown } from "./export-text.js";
 
@@ -13,8 +15,21 @@ export async function exportSession(session, format, where) {
   if (format === "json") {
     download(`${name}.json`, "application/json", toJson(session, where, details));
   } else {
-    download(`${name}.md`, "text/markdown", toMarkdown(session, where, details));
+    const marked = [];
+    for (const detail of details) marked.push(await withReview(detail));
+    download(`${name}.md`, "text/markdown", toMarkdown(session, where, marked));
   }
+}
+
+/** A turn whose answer is a chosen draft, with its verdicts and answer (from its events). */
+async function withReview(detail) {
+  if (modeSpec(detail.mode)?.answer !== "chosen_draft") return detail;
+  const review = { reviews: [], completed: null };
+  await readEvents(await followTurnStream(detail.id, 0), (event) => {
+    if (event.type === "review_completed") review.completed = event;
+    else if (typeof event.approved === "boolean") review.reviews.push(event); // a verdict
+  });
+  return { ...detail, review };
 }
 
 function download(name, type, text) {

@@ -5,7 +5,9 @@ Promise (SPEC "Orchestrator", steps 1-5), per round ``n``:
 unusable or the call failed: the first roster agent runs) -> the routed specialists run
 concurrently (``sequential_specialists`` runs them in order), their events interleaved
 -> ``round_end`` -> if depth and cap allow another round, an evaluate call and
-``evaluation`` (unparsable or failed: ``continue=false, fallback=true``).
+``evaluation`` (unparsable or failed: ``continue=false, fallback=true``). A fallback
+carries ``reason`` (the failed call's error code, or ``bad_json``) and the manager's
+``model``.
 A round never exceeds ``max_agents_per_round`` nor the invocations left under
 ``max_specialist_invocations``. Then, if any specialist succeeded,
 ``synthesis_started`` -> ``delta``s with ``agent_key="manager"`` ->
@@ -22,6 +24,7 @@ the paused specialists resume (the finished ones' outputs are reused, not re-run
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 from pantheon.engine.approvals import OrchestratorState
 from pantheon.engine.context import SpeakerRun, TurnContext
@@ -34,6 +37,7 @@ from pantheon.engine.events import (
     TurnEvent,
 )
 from pantheon.engine.modes.orchestrator_calls import (
+    ManagerFallback,
     evaluate,
     prepare_specialist,
     prepare_synthesis,
@@ -91,7 +95,7 @@ class OrchestratorMode:
                 break
             go_on, fallback = await evaluate(ctx, round_no, outputs)
             yield EvaluationEvent(
-                turn_id=turn_id, round=round_no, continue_=go_on, fallback=fallback
+                turn_id=turn_id, round=round_no, continue_=go_on, **_fallback_fields(fallback)
             )
             if not go_on:
                 break
@@ -115,7 +119,9 @@ async def _open_round(
     yield RoundStartEvent(turn_id=turn_id, round=round_no)
     limit = min(bounds.max_agents_per_round, bounds.max_specialist_invocations - used)
     routing, fallback = await route(ctx, round_no, limit, outputs)
-    yield RoutingEvent(turn_id=turn_id, round=round_no, agents=routing.agents, fallback=fallback)
+    yield RoutingEvent(
+        turn_id=turn_id, round=round_no, agents=routing.agents, **_fallback_fields(fallback)
+    )
     earlier = list(outputs)
     for key in routing.agents:
         instruction = routing.instructions.get(key)
@@ -139,3 +145,10 @@ def _resumed_runs(
 def _finished(runs: dict[str, SpeakerRun]) -> dict[str, Contribution | None]:
     """Outputs of the runs that ended (``None``: failed); paused ones are left out."""
     return {key: run.contribution() for key, run in runs.items() if run.paused is None}
+
+
+def _fallback_fields(fallback: ManagerFallback | None) -> dict[str, Any]:
+    """``fallback``, ``reason`` and ``model`` of a routing or evaluation event."""
+    if fallback is None:
+        return {"fallback": False}
+    return {"fallback": True, "reason": fallback.reason, "model": fallback.model}

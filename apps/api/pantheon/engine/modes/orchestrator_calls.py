@@ -5,12 +5,14 @@ Promises: every call goes through ``TurnContext`` and so is recorded in ``llm_ca
 never gets tools. Route and evaluate ask for JSON with a ``response_format`` schema, but
 the tolerant parsers still decide: routing that fails or is unusable falls back to the
 first roster agent (``fallback=True``); an evaluation that fails or is unparsable means
-"stop" (``fallback=True``).
+"stop" (``fallback=True``). A fallback says why (``ManagerFallback``: the failed call's
+error code, or ``bad_json`` for an answer that was not the decision) and which model.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pantheon.engine.context import SpeakerRun, TurnContext
 from pantheon.engine.json_extract import (
@@ -30,11 +32,27 @@ from pantheon.engine.prompting import (
     synthesis_task,
 )
 from pantheon.engine.snapshot import AgentSnapshot
-from pantheon.engine.speakers import MANAGER_KEY
+from pantheon.engine.speakers import MANAGER_KEY, CallOutcome
+from pantheon.error_codes import ErrorCode
 from pantheon.llm.types import LLMRequest, Purpose, ResponseFormat
 
 ROUTE_MAX_TOKENS = 512
 EVALUATE_MAX_TOKENS = 128
+
+
+@dataclass(frozen=True)
+class ManagerFallback:
+    """Why a manager decision fell back: an ``ErrorCode`` value, and the manager's model."""
+
+    reason: str
+    model: str
+
+
+def _fallback(request: LLMRequest, outcome: CallOutcome) -> ManagerFallback:
+    """The failed call's code, or ``bad_json`` when it answered something unusable."""
+    if outcome.status == "ok":
+        return ManagerFallback(ErrorCode.BAD_JSON, request.model)
+    return ManagerFallback(outcome.error_code or ErrorCode.LLM_ERROR, request.model)
 
 
 def _manager_request(
@@ -68,8 +86,8 @@ def _manager_request(
 
 async def route(
     ctx: TurnContext, round_no: int, limit: int, earlier: Sequence[Contribution]
-) -> tuple[Routing, bool]:
-    """The round's routing and whether it is the fallback (first roster agent)."""
+) -> tuple[Routing, ManagerFallback | None]:
+    """The round's routing, and why it is the fallback (first roster agent) if it is."""
     snapshot = ctx.snapshot
     roster = snapshot.ordered_roster()
     window = ctx.window(snapshot.manager_model)
@@ -81,17 +99,17 @@ async def route(
         ctx, "route", system, task,
         max_tokens=ROUTE_MAX_TOKENS, response_format=routing_format(keys, limit),
     )  # fmt: skip
-    text = await ctx.ask(request, round_no)
-    routing = None if text is None else parse_routing(text, keys, limit)
+    outcome = await ctx.ask(request, round_no)
+    routing = parse_routing(outcome.text, keys, limit) if outcome.status == "ok" else None
     if routing is None:
-        return Routing([roster[0].key]), True
-    return routing, False
+        return Routing([roster[0].key]), _fallback(request, outcome)
+    return routing, None
 
 
 async def evaluate(
     ctx: TurnContext, round_no: int, outputs: Sequence[Contribution]
-) -> tuple[bool, bool]:
-    """(continue, fallback): whether the manager wants another round."""
+) -> tuple[bool, ManagerFallback | None]:
+    """Whether the manager wants another round, and why it is the fallback if it is."""
     snapshot = ctx.snapshot
     window = ctx.window(snapshot.manager_model)
     depth = snapshot.orchestrator.max_depth
@@ -102,11 +120,11 @@ async def evaluate(
         ctx, "evaluate", system, task,
         max_tokens=EVALUATE_MAX_TOKENS, response_format=CONTINUE_FORMAT,
     )  # fmt: skip
-    text = await ctx.ask(request, round_no)
-    decision = None if text is None else parse_continue(text)
+    outcome = await ctx.ask(request, round_no)
+    decision = parse_continue(outcome.text) if outcome.status == "ok" else None
     if decision is None:
-        return False, True
-    return decision, False
+        return False, _fallback(request, outcome)
+    return decision, None
 
 
 def prepare_specialist(

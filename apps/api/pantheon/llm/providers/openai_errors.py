@@ -19,7 +19,14 @@ from typing import Any
 
 import httpx
 
-from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Timeout, Unavailable
+from pantheon.llm.errors import (
+    BadRequest,
+    LLMError,
+    RateLimited,
+    Timeout,
+    Unavailable,
+    UpstreamError,
+)
 from pantheon.text import clean_text
 
 _ERROR_BODY_CHARS = 200
@@ -44,7 +51,9 @@ async def raise_for_status(response: httpx.Response) -> None:
         raise RateLimited(message, retry_after_s=retry_after)
     if status >= 500 and _VALIDATION.search(detail):
         raise BadRequest(f"upstream refused the request ({status}): {excerpt}", refusal=excerpt)
-    if status in (408, 409) or status >= 500:
+    if status >= 500:
+        raise UpstreamError(message, retry_after_s=retry_after)
+    if status in (408, 409):
         raise Unavailable(message, retry_after_s=retry_after)
     raise BadRequest(message, refusal=None if status in _UNSHOWN_REFUSALS else excerpt)
 
