@@ -15,6 +15,7 @@ from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.facade.conftest import room_model, user
 from tests.factories import create_agent, create_session
+from tests.waiting import until
 
 URL = "/openai/v1/chat/completions"
 HI = [user("hi")]
@@ -140,13 +141,11 @@ async def test_busy_session_is_409(
 ) -> None:
     model = await room_model(client, ["alpha"], "roundtable")
     session = await create_session(client, model.removeprefix("room-"))
-    scripted.script("slow", agent="alpha", delay_s=0.5)
+    # Slow enough to outlast the second request on a loaded machine; cancelled below.
+    scripted.script("slow", agent="alpha", delay_s=60)
     url = f"/v1/sessions/{session['id']}/turns"
     native = asyncio.create_task(client.post(url, json={"message": "first"}))
-    for _ in range(500):  # the turn is registered within a few event-loop iterations
-        if app.state.services.live_turns.running():
-            break
-        await asyncio.sleep(0.01)
+    await until(app.state.services.live_turns.running)
     with pytest.raises(openai.ConflictError) as raised:
         await oai.chat.completions.create(
             model=model, messages=HI, extra_headers={"X-Pantheon-Session": session["id"]}
@@ -154,6 +153,8 @@ async def test_busy_session_is_409(
     assert raised.value.status_code == 409
     assert raised.value.code == "session_busy"
     assert "already has a running turn" in raised.value.message
+    (running,) = app.state.services.live_turns.running()
+    assert (await client.post(f"/v1/turns/{running.turn_id}/cancel")).status_code == 200
     assert (await native).status_code == 201
 
 
