@@ -13,10 +13,13 @@ from __future__ import annotations
 import copy
 import functools
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,20 @@ class ConfigFile:
         if not isinstance(value, dict):
             raise self.error(f"'{name}' must be a table of [{name}.NAME]")
         return copy.deepcopy(cast(dict[str, object], value))
+
+    def tables(self, name: str, parse: Callable[[str, dict[str, Any]], T]) -> dict[str, T]:
+        """Each ``[name.KEY]`` table parsed by ``parse(KEY, table)``; a value that is not a
+        table, or a ``ValueError`` from ``parse``, becomes an error naming the file and
+        the entry."""
+        parsed: dict[str, T] = {}
+        for key, table in self.section(name).items():
+            if not isinstance(table, dict):
+                raise self.error(f"{name}.{key} must be a table")
+            try:
+                parsed[key] = parse(key, cast(dict[str, Any], table))
+            except ValueError as exc:
+                raise self.error(f"{name}.{key}: {exc}") from None
+        return parsed
 
     def error(self, problem: str) -> ValueError:
         """A ``ValueError`` naming this file and ``problem``."""

@@ -18,7 +18,7 @@ leaves that much of the window free) and how prompts are counted (``tokenizer``,
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import Any
 
 from pantheon.config_file import ConfigFile, read_config_file
 from pantheon.llm.errors import UnknownModel
@@ -80,15 +80,7 @@ class ModelRegistry:
 def load_models(config: ConfigFile) -> list[ModelAlias]:
     """The aliases of the file's ``[models.*]`` tables; ``ValueError`` naming the file and
     the alias when one is invalid."""
-    aliases = []
-    for name, table in config.section("models").items():
-        if not isinstance(table, dict):
-            raise config.error(f"models.{name} must be a table")
-        try:
-            aliases.append(_parse_alias(name, cast(dict[str, Any], table)))
-        except ValueError as exc:
-            raise config.error(f"models.{name}: {exc}") from None
-    return aliases
+    return list(config.tables("models", _parse_alias).values())
 
 
 def _parse_alias(name: str, table: Mapping[str, Any]) -> ModelAlias:

@@ -20,7 +20,7 @@ replaces a name::
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import httpx
 
@@ -43,15 +43,7 @@ BUILTIN: dict[str, dict[str, Any]] = {
 
 def embedder_tables(config: ConfigFile) -> dict[str, dict[str, Any]]:
     """The built-in tables updated with the file's ``[embedders.*]`` tables."""
-    tables = dict(BUILTIN)
-    for name, table in config.section("embedders").items():
-        if not isinstance(table, dict):
-            raise config.error(f"embedders.{name} must be a table")
-        try:
-            tables[name] = _validate(cast(dict[str, Any], table))
-        except ValueError as exc:
-            raise config.error(f"embedders.{name}: {exc}") from None
-    return tables
+    return {**BUILTIN, **config.tables("embedders", lambda _name, table: _validate(table))}
 
 
 def _validate(table: dict[str, Any]) -> dict[str, Any]:

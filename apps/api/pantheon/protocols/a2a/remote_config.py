@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal
 
 from pantheon.config_file import ConfigFile
 from pantheon.llm.types import ModelAlias
@@ -41,15 +41,7 @@ class RemoteAgent:
 def load_a2a_agents(config: ConfigFile) -> list[RemoteAgent]:
     """The file's ``[a2a_agents.*]``; ``ValueError`` naming the file and the agent when one
     is invalid."""
-    agents = []
-    for name, table in config.section(SECTION).items():
-        if not isinstance(table, dict):
-            raise config.error(f"{SECTION}.{name} must be a table")
-        try:
-            agents.append(_parse(name, cast(dict[str, Any], table)))
-        except ValueError as exc:
-            raise config.error(f"{SECTION}.{name}: {exc}") from None
-    return agents
+    return list(config.tables(SECTION, _parse).values())
 
 
 def _parse(name: str, table: Mapping[str, Any]) -> RemoteAgent:
