@@ -36,11 +36,9 @@ from pantheon.facade.schemas import ChatCompletionCreate, ModelCard, ModelList
 from pantheon.facade.transcript import Transcript
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
-from pantheon.sessions.service import SessionService
+from pantheon.sessions.service import SessionService, titled_by
 from pantheon.turns.schemas import TurnCreate
 from pantheon.turns.service import StartedTurn, TurnService
-
-_TITLE_CHARS = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +59,6 @@ class Completion:
         """Stop the turn (the client went away); it still records itself, ``cancelled``."""
         if self.turn.live is not None:
             self.turn.live.cancel()
-
-
-def _title(message: str) -> str:
-    first = message.strip().splitlines()[0] if message.strip() else "chat"
-    first = first if len(first) <= _TITLE_CHARS else first[: _TITLE_CHARS - 3] + "..."
-    return f"OpenAI API: {first}"
 
 
 def _check_session(chat: ChatSession, target: Room | Agent, model: str) -> None:
@@ -105,7 +97,7 @@ class FacadeService:
         async with unit_of_work(self.turns.db, write=True) as db:
             target = await resolve(db, owner_id, model)
             sessions = SessionService(SessionRepository(db))
-            data = SessionCreate(title=_title(message))
+            data = SessionCreate(title=titled_by("OpenAI API", message))
             if isinstance(target, Room):
                 chat = await sessions.create_in_room(owner_id, str(target.id), data)
             else:

@@ -53,6 +53,17 @@ def _summary(chat: ChatSession) -> SessionSummaryRead | None:
     )
 
 
+TITLE_CHARS = 80
+
+
+def titled_by(source: str, message: str) -> str:
+    """A session title for a conversation started from ``source`` (a protocol), from the
+    first line of its first message, cut to ``TITLE_CHARS``."""
+    first = message.strip().splitlines()[0] if message.strip() else "chat"
+    first = first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 3] + "..."
+    return f"{source}: {first}"
+
+
 class SessionService:
     def __init__(self, repo: SessionRepository) -> None:
         self.repo = repo

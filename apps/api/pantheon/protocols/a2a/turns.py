@@ -24,11 +24,9 @@ from pantheon.limits import limit_turn_rate
 from pantheon.protocols.a2a.tasks import Caller, find
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
-from pantheon.sessions.service import SessionService
+from pantheon.sessions.service import SessionService, titled_by
 from pantheon.turns.schemas import TurnCreate
 from pantheon.turns.service import StartedTurn
-
-_TITLE_CHARS = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,12 +62,6 @@ def message_text(message: Message) -> str:
     return text
 
 
-def _title(message: str) -> str:
-    first = message.strip().splitlines()[0]
-    first = first if len(first) <= _TITLE_CHARS else first[: _TITLE_CHARS - 3] + "..."
-    return f"A2A: {first}"
-
-
 async def _session(caller: Caller, context_id: str, text: str) -> tuple[str, bool]:
     """The session of ``context_id`` (a session of this room), or a new one; whether new."""
     async with unit_of_work(caller.services.db, write=not context_id) as db:
@@ -80,7 +72,7 @@ async def _session(caller: Caller, context_id: str, text: str) -> tuple[str, boo
                 raise InvalidParamsError(f"contextId {context_id[:64]} is no session of this room")
             return str(chat.id), False
         service = SessionService(sessions)
-        data = SessionCreate(title=_title(text))
+        data = SessionCreate(title=titled_by("A2A", text))
         created = await service.create_in_room(caller.owner_id, str(caller.room_id), data)
         return str(created.id), True
 

@@ -41,13 +41,12 @@ from pantheon.protocols.mcp_server.catalogue import (
 )
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
-from pantheon.sessions.service import SessionService
+from pantheon.sessions.service import SessionService, titled_by
 from pantheon.turns.schemas import TurnCreate, TurnDetail
 from pantheon.turns.service import StartedTurn
 
 Progress = Callable[[str], Awaitable[None]]
 Outcome = CallToolResult | InputRequiredResult
-_TITLE_CHARS = 80
 
 
 def error_result(message: str) -> CallToolResult:
@@ -65,12 +64,6 @@ def _invalid(exc: ValidationError) -> CallToolResult:
         for err in exc.errors()
     )
     return error_result(f"invalid arguments: {problems}")
-
-
-def _title(message: str) -> str:
-    first = message.strip().splitlines()[0]
-    first = first if len(first) <= _TITLE_CHARS else first[: _TITLE_CHARS - 3] + "..."
-    return f"MCP: {first}"
 
 
 def _outputs(detail: TurnDetail) -> list[AgentOutput]:
@@ -172,7 +165,7 @@ class ToolCall:
     async def _new_session(self, message: str) -> str:
         async with unit_of_work(self.services.db, write=True) as db:
             sessions = SessionService(SessionRepository(db))
-            data = SessionCreate(title=_title(message))
+            data = SessionCreate(title=titled_by("MCP", message))
             if self.target.kind == "room":
                 chat = await sessions.create_in_room(self.owner, str(self.target.id), data)
             else:
