@@ -23,6 +23,8 @@ from pantheon.rooms.repository import RoomRepository
 AGUI_PREFIX = "/agui"
 router = APIRouter(prefix=AGUI_PREFIX, tags=["ag-ui"])
 SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
+# AG-UI clients split events on a blank line of plain "\n" (not "\r\n").
+SEP = "\n"
 RUN_BODY = {
     "required": True,
     "content": {
@@ -62,10 +64,10 @@ async def run_room(
     async def messages() -> AsyncIterator[ServerSentEvent]:
         with sse_listener("agui"):
             async for data in run_events(caller, started):
-                yield ServerSentEvent(data=data)
+                yield ServerSentEvent(data=data, sep=SEP)
 
     headers = {**SSE_HEADERS, "X-Pantheon-Session": str(run.thread_id)}
     if started.turn_id:
         headers["X-Pantheon-Turn"] = started.turn_id
     keepalive = services.settings.sse.keepalive_s
-    return EventSourceResponse(messages(), ping=keepalive, headers=headers, sep="\n")
+    return EventSourceResponse(messages(), ping=keepalive, headers=headers, sep=SEP)
