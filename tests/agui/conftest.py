@@ -16,6 +16,7 @@ from pydantic import TypeAdapter
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
+from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
 from tests.turns_api.conftest import serve  # noqa: F401  (fixture: a real uvicorn server)
 
 AGUI_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
@@ -107,3 +108,47 @@ def settings(settings: Settings) -> Settings:
     """Four specialists may run in one orchestrator round (the default is three)."""
     rounds = settings.orchestrator.model_copy(update={"max_agents_per_round": 4})
     return settings.model_copy(update={"orchestrator": rounds})
+
+
+_OPENS = {
+    "TEXT_MESSAGE_START": ("messageId", "message"),
+    "TOOL_CALL_START": ("toolCallId", "tool"),
+    "STEP_STARTED": ("stepName", "step"),
+    "SUBAGENT_STARTED": ("subagentRunId", "subagent"),
+}
+_INSIDE = {
+    "TEXT_MESSAGE_CONTENT": ("messageId", "message"),
+    "TOOL_CALL_ARGS": ("toolCallId", "tool"),
+}
+_CLOSES = {
+    "TEXT_MESSAGE_END": ("messageId", "message"),
+    "TOOL_CALL_END": ("toolCallId", "tool"),
+    "STEP_FINISHED": ("stepName", "step"),
+    "SUBAGENT_FINISHED": ("subagentRunId", "subagent"),
+    "SUBAGENT_ERROR": ("subagentRunId", "subagent"),
+}
+
+
+def assert_well_formed(events: list[dict[str, Any]]) -> None:
+    """The lifecycle rules AG-UI clients enforce: one run, started first and ended last;
+    every message, tool call, step and subagent opened once, written and closed while
+    open, and nothing open at the end; a message keeps the subagent it was opened by."""
+    assert events, "no events"
+    assert events[0]["type"] in ("RUN_STARTED", "RUN_ERROR"), kinds(events)
+    assert events[-1]["type"] in ("RUN_FINISHED", "RUN_ERROR"), kinds(events)
+    assert [e["type"] for e in events[1:-1] if e["type"].startswith("RUN_")] == []
+    open_: dict[tuple[str, str], str | None] = {}
+    for e in events:
+        kind = e["type"]
+        if kind in _OPENS:
+            field, family = _OPENS[kind]
+            assert (family, e[field]) not in open_, f"{kind} twice: {e}"
+            open_[(family, e[field])] = e.get("subagentRunId")
+        elif kind in _INSIDE or kind in _CLOSES:
+            field, family = (_INSIDE | _CLOSES)[kind]
+            assert (family, e[field]) in open_, f"{kind} of nothing open: {e}"
+            if family == "message":
+                assert e.get("subagentRunId") == open_[(family, e[field])], e
+            if kind in _CLOSES:
+                del open_[(family, e[field])]
+    assert open_ == {}, f"still open at the end: {open_}"

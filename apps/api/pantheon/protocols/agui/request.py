@@ -5,7 +5,8 @@ A run is one of two things: a new turn whose message is the text of the input's 
 message (a user message; the thread's earlier messages are Pantheon's own, so the
 client's copy of them is not read), or, with ``resume``, the decisions on the gated tool
 calls the thread's paused turn holds. ``threadId`` is the session's id (a UUID), and
-``forwardedProps.pantheon.mode`` may override the room's mode for this turn.
+``forwardedProps.pantheon`` may carry the turn's ``mode`` (overriding the room's) and a
+pipeline's ``rerun_from``.
 """
 
 from __future__ import annotations
@@ -70,10 +71,13 @@ def _text(run: RunAgentInput) -> str:
     return "\n".join(getattr(part, "text", "") for part in last.content)
 
 
-def _mode(run: RunAgentInput) -> Any:
+def _options(run: RunAgentInput) -> dict[str, Any]:
+    """``forwardedProps.pantheon``'s turn options (``mode``, ``rerun_from``)."""
     props = run.forwarded_props
     ours = props.get("pantheon") if isinstance(props, dict) else None
-    return ours.get("mode") if isinstance(ours, dict) else None
+    if not isinstance(ours, dict):
+        return {}
+    return {name: ours[name] for name in ("mode", "rerun_from") if name in ours}
 
 
 def _decision(entry: ResumeEntry) -> ApprovalDecision:
@@ -108,7 +112,7 @@ def parse_run(body: bytes) -> RunRequest:
         if run.resume:
             decisions = ApprovalCreate(decisions=[_decision(entry) for entry in run.resume])
             return RunRequest(thread, run.thread_id, run.run_id, None, decisions)
-        turn = TurnCreate(message=_text(run), mode=_mode(run))
+        turn = TurnCreate(message=_text(run), **_options(run))
     except ValidationError as exc:
         raise Unprocessable(f"the run cannot start a turn: {_problems(exc)}") from exc
     return RunRequest(thread, run.thread_id, run.run_id, turn, None)
