@@ -44,7 +44,8 @@ async def run_events(caller: RoomCaller, run: Run) -> AsyncIterator[str]:
     yield encoded(fold.started(turn_id=run.turn_id, session_id=str(request.thread_id)))
     try:
         if run.reconnect:
-            yield encoded(await snapshot(services.db, request.thread_id, run.turn_id))
+            text = request.turn.message if request.turn is not None else None
+            yield encoded(await snapshot(services.db, request.thread_id, run.turn_id, text))
         events = await services.turns.events(caller.owner_id, run.turn_id, 0)
         async for _seq, data in events:
             for out in fold.feed(_EVENT.validate_json(data)):

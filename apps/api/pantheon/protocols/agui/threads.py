@@ -75,9 +75,12 @@ def _message(row: MessageRow) -> Message:
     return AssistantMessage(id=ident, content=row.content, name=row.agent_name, **attributed)
 
 
-async def snapshot(db: Database, thread: uuid.UUID, before_turn: str) -> MessagesSnapshotEvent:
-    """The thread's messages before turn ``before_turn`` (its newest ``SNAPSHOT_MESSAGES``),
-    with the ids the runs streamed them under."""
+async def snapshot(
+    db: Database, thread: uuid.UUID, turn_id: str, message: str | None
+) -> MessagesSnapshotEvent:
+    """The thread's messages before turn ``turn_id`` (its newest ``SNAPSHOT_MESSAGES``),
+    with the ids the runs streamed them under, then that turn's user ``message`` (the
+    turn's own answers follow as its events)."""
     async with unit_of_work(db, write=False) as session:
         repo = SessionRepository(session)
         rows, total = await repo.messages(thread, limit=SNAPSHOT_MESSAGES, offset=0)
@@ -87,7 +90,9 @@ async def snapshot(db: Database, thread: uuid.UUID, before_turn: str) -> Message
             )
     kept: list[Message] = []
     for row in rows:
-        if str(row.turn_id) == before_turn:
+        if str(row.turn_id) == turn_id:
             break
         kept.append(_message(row))
+    if message is not None:
+        kept.append(UserMessage(id=message_id(turn_id, 0), content=message))
     return MessagesSnapshotEvent(messages=kept)
