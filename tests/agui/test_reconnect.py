@@ -102,3 +102,29 @@ async def test_posting_a_running_run_again_picks_it_up(
     assert [e["content"] for e in of(rest, "TOOL_CALL_RESULT")] == ["391"]
     assert rest[-1]["type"] == "RUN_FINISHED"
     assert rest[-1]["result"]["status"] == "completed"
+
+
+async def test_a_cancelled_turn_ends_the_run_with_the_cancelled_outcome(
+    serve: Serve, scripted: ScriptedProvider
+) -> None:
+    async def hung_calculator(args: Mapping[str, Any]) -> str:
+        await asyncio.Event().wait()  # never answers: the turn is cancelled meanwhile
+        return ""
+
+    scripted.script(calculating_agent, agent="calc")
+    async with serve() as live:
+        use_tools(live.app, TestTools({"calculator": hung_calculator}))
+        room = await create_room(live.http, [], mode="roundtable")
+        calc = await create_agent(live.http, "calc", tools=["calculator"])
+        await add_to_room(live.http, room["id"], calc["id"])
+        stream = _events(live.http, f"/agui/rooms/{room['id']}", run_input("17*23?"))
+        head = await _until(stream, "TOOL_CALL_END")
+        turn_id = head[0]["metadata"]["pantheon"]["turn_id"]
+        cancelled = await live.http.post(f"/v1/turns/{turn_id}/cancel")
+        assert cancelled.status_code == 200, cancelled.text
+        rest = [event async for event in stream]
+    assert_well_formed(head + rest)
+    [stopped] = of(rest, "SUBAGENT_ERROR")
+    assert stopped["code"] == "cancelled"
+    assert rest[-1]["outcome"] == {"type": "cancelled"}
+    assert rest[-1]["result"]["status"] == "cancelled"
