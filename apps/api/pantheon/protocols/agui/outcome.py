@@ -100,7 +100,10 @@ def finished(
     ending = _ending(event.status)
     usage = token_usage(event.usage)
     result = {"turn_id": event.turn_id, "status": event.status, "error_code": event.error_code}
-    if ending == "interrupt" and interrupts:
+    if ending == "interrupt" and not interrupts:  # never reported as a success
+        ending = "error"
+        failures = [f"it awaits a decision: POST /v1/turns/{event.turn_id}/approvals"]
+    if ending == "interrupt":
         outcome: Any = RunFinishedInterruptOutcome(interrupts=interrupts)
     elif ending == "cancelled":
         outcome = RunFinishedCancelledOutcome()
