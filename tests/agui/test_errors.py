@@ -30,6 +30,8 @@ async def _refused(
     ("body", "named"),
     [
         (b"{not json", "not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "not JSON"),  # nested too deeply to read
+        (b'{"threadId": "\\ud800"}', "not JSON"),  # a lone surrogate: not storable text
         (b"[]", "no RunAgentInput"),
         (b'{"threadId": "t", "messages": []}', "runId"),
         (b'{"threadId": 5, "runId": "r", "messages": []}', "threadId"),
