@@ -62,6 +62,7 @@ async def test_inputs_that_are_no_run_are_422(client: httpx.AsyncClient) -> None
     wrong_mode = run_input(forwardedProps={"pantheon": {"mode": "chaos"}})
     assert "mode" in await _refused(client, rid, wrong_mode, 422)
     assert "runId" in await _refused(client, rid, run_input(run="x" * 300), 422)
+    assert "runId" in await _refused(client, rid, run_input(run="r\u0000n"), 422)
 
 
 async def test_unknown_room_and_another_rooms_thread(

@@ -106,8 +106,8 @@ def parse_run(body: bytes) -> RunRequest:
         raise Unprocessable(
             f"threadId {run.thread_id[:64]!r} is not a UUID: a thread is a Pantheon session"
         ) from None
-    if not run.run_id.strip() or len(run.run_id) > 200:
-        raise Unprocessable("runId must be 1 to 200 characters")
+    if not run.run_id.strip() or len(run.run_id) > 200 or not run.run_id.isprintable():
+        raise Unprocessable("runId must be 1 to 200 printable characters (it names the turn)")
     try:
         if run.resume:
             decisions = ApprovalCreate(decisions=[_decision(entry) for entry in run.resume])
