@@ -17,6 +17,7 @@ from pydantic import TypeAdapter
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
+from tests.replicas.conftest import database_url, redis  # noqa: F401  (fixtures: PostgreSQL, Redis)
 from tests.turns_api.conftest import serve  # noqa: F401  (fixture: a real uvicorn server)
 
 AGUI_EVENT: TypeAdapter[Any] = TypeAdapter(Event)
