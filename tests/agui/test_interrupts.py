@@ -81,6 +81,17 @@ async def test_resuming_approved_runs_the_call_and_finishes(
     assert_well_formed(again)
     assert [e["type"] for e in again[:2]] == ["RUN_STARTED", "MESSAGES_SNAPSHOT"]
     assert again[0]["metadata"] == events[0]["metadata"]
+    # The snapshot is the interrupted run as it was streamed: the agent's message with
+    # both calls it announced, the ungated call's result; the gated one has none yet.
+    user, calc, echoed = again[1]["messages"]
+    assert (user["role"], user["content"]) == ("user", "what is 17*23?")
+    assert (calc["name"], calc["content"]) == ("Calc", "Checking. ")
+    assert [c["id"] for c in calc["toolCalls"]] == ["c-calc", "c-echo"]
+    assert (echoed["role"], echoed["toolCallId"], echoed["content"]) == (
+        "tool",
+        "c-echo",
+        "echo: hi",
+    )
     assert [e["toolCallId"] for e in of(again, "TOOL_CALL_RESULT")] == ["c-calc"]
     assert tools.calls.count(("calculator", {"expression": "17*23"})) == 1
 

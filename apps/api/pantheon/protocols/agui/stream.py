@@ -19,7 +19,7 @@ from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError
 from pantheon.protocols.agui.fold import RunFold
 from pantheon.protocols.agui.runs import RoomCaller, Run
-from pantheon.protocols.agui.threads import snapshot
+from pantheon.protocols.agui.snapshot import snapshot
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 

@@ -1,5 +1,5 @@
 """AG-UI threads are Pantheon sessions: the session a ``threadId`` names (a new one of the
-room when the id is new), and the thread's messages as a ``MESSAGES_SNAPSHOT``.
+room when the id is new).
 
 A client picks its thread ids (UUIDs), so an unknown one opens a session with that very
 id: the next run on the thread finds it. An id that is another user's session (or a
@@ -10,21 +10,17 @@ from __future__ import annotations
 
 import uuid
 
-from ag_ui.core import AssistantMessage, Message, MessagesSnapshotEvent, UserMessage
 from sqlalchemy.exc import IntegrityError
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import ChatSession
-from pantheon.db.models import Message as MessageRow
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import NotFound, Unprocessable
 from pantheon.facade.repository import FacadeRepository
-from pantheon.protocols.agui.ids import message_id, subagent_run_id
+from pantheon.protocols.agui.repository import ThreadRepository
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.service import titled_by
-
-SNAPSHOT_MESSAGES = 1000  # a snapshot holds the thread's newest messages, at most this many
 
 
 async def _owned(db: Database, owner_id: uuid.UUID, thread: uuid.UUID) -> ChatSession | None:
@@ -45,7 +41,7 @@ async def open_thread(
             return False
         try:
             async with unit_of_work(db, write=True) as session:
-                if await session.get(ChatSession, thread) is not None:
+                if await ThreadRepository(session).taken(thread):
                     raise NotFound(f"threadId {thread} is not one of your threads")
                 row = ChatSession(
                     id=thread, owner_id=owner_id, room_id=room_id,
@@ -62,37 +58,3 @@ async def drop_unused(db: Database, thread: uuid.UUID) -> None:
     """Remove a thread opened for a run that never started (no turn refers to it)."""
     async with unit_of_work(db, write=True) as session:
         await FacadeRepository(session).delete_unused_session(thread)
-
-
-def _message(row: MessageRow) -> Message:
-    turn = str(row.turn_id)
-    ident = message_id(turn, row.seq)
-    if row.role == "user":
-        return UserMessage(id=ident, content=row.content)
-    attributed = (
-        {} if row.role == "manager" else {"subagent_run_id": subagent_run_id(turn, row.seq)}
-    )
-    return AssistantMessage(id=ident, content=row.content, name=row.agent_name, **attributed)
-
-
-async def snapshot(
-    db: Database, thread: uuid.UUID, turn_id: str, message: str | None
-) -> MessagesSnapshotEvent:
-    """The thread's messages before turn ``turn_id`` (its newest ``SNAPSHOT_MESSAGES``),
-    with the ids the runs streamed them under, then that turn's user ``message`` (the
-    turn's own answers follow as its events)."""
-    async with unit_of_work(db, write=False) as session:
-        repo = SessionRepository(session)
-        rows, total = await repo.messages(thread, limit=SNAPSHOT_MESSAGES, offset=0)
-        if total > SNAPSHOT_MESSAGES:
-            rows, _ = await repo.messages(
-                thread, limit=SNAPSHOT_MESSAGES, offset=total - SNAPSHOT_MESSAGES
-            )
-    kept: list[Message] = []
-    for row in rows:
-        if str(row.turn_id) == turn_id:
-            break
-        kept.append(_message(row))
-    if message is not None:
-        kept.append(UserMessage(id=message_id(turn_id, 0), content=message))
-    return MessagesSnapshotEvent(messages=kept)
