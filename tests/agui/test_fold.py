@@ -102,6 +102,7 @@ def test_events_that_stop_mid_agent_close_it_before_the_error() -> None:
     assert_well_formed(run)
     assert [e["type"] for e in run[-3:]] == ["TEXT_MESSAGE_END", "SUBAGENT_ERROR", "RUN_ERROR"]
     assert (run[-1]["code"], run[-1]["message"]) == ("interrupted", "the server stopped")
+    assert run[-2]["code"] == "interrupted"
 
 
 def test_endings_by_status() -> None:

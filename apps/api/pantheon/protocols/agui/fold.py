@@ -41,6 +41,7 @@ from ag_ui.core import (
 from pantheon.engine.events import TurnCompletedEvent, TurnEvent
 from pantheon.engine.modes.specs import MODES, mode_spec
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
+from pantheon.error_codes import ErrorCode
 from pantheon.protocols.agui import handlers
 from pantheon.protocols.agui.ids import message_id, subagent_run_id
 from pantheon.protocols.agui.outcome import finished
@@ -195,9 +196,13 @@ class RunFold:
                 out += self.end_message(speaker)
                 outcome = SubagentFinishedSuspendedOutcome(interrupt_ids=speaker.interrupts)
                 out.append(SubagentFinishedEvent(subagent_run_id=speaker.subagent, outcome=outcome))
+            elif cancelled:  # "cancelled" is a turn status, not an error code
+                out += self.fail_speaker(
+                    key, f"{speaker.name}: the turn was cancelled", "cancelled"
+                )
             else:
-                reason = "the turn was cancelled" if cancelled else "the turn stopped"
-                out += self.fail_speaker(key, f"{speaker.name}: {reason}", "cancelled")
+                stopped = f"{speaker.name}: the turn stopped"
+                out += self.fail_speaker(key, stopped, ErrorCode.INTERRUPTED)
         for name in reversed(self.steps):
             out.append(StepFinishedEvent(step_name=name))
         self.steps.clear()
