@@ -1,6 +1,7 @@
 """One catalogue (engine/events.py), and every reader of the events covers it: the fold,
-the OpenAI facade's transcript, docs/sse.md's table and the page's renderers. A new event
-type fails here until each of them handles it or ignores it on purpose."""
+the OpenAI facade's transcript, the AG-UI fold, docs/sse.md's table and the page's
+renderers. A new event type fails here until each of them handles it or ignores it on
+purpose."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pantheon.engine.events import (
 )
 from pantheon.engine.fold import HANDLED, IGNORED
 from pantheon.facade.transcript import HANDLERS
+from pantheon.protocols.agui.fold import HANDLERS as AGUI_HANDLERS
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "apps" / "web" / "js" / "chat"
@@ -83,3 +85,8 @@ def test_the_page_renders_or_lists_every_public_type() -> None:
     rendered = _js_renderers()
     assert rendered.isdisjoint(ignored)
     assert rendered | ignored == PUBLIC_TYPES
+
+
+def test_the_agui_fold_covers_every_type() -> None:
+    assert set(AGUI_HANDLERS) == EVENT_TYPES
+    assert all(AGUI_HANDLERS[t] is None for t in INTERNAL_TYPES)  # never sent to clients

@@ -31,6 +31,7 @@ from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
 from pantheon.observability.routes import router as metrics_router
 from pantheon.protocols.a2a.routes import mount_a2a
+from pantheon.protocols.agui.routes import router as agui_router
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
@@ -211,3 +212,5 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     shapes.register(FACADE_PREFIX, openai_shape)
     # A2A 1.0: every room an agent; its routes authenticate themselves (protocols/a2a/).
     mount_a2a(app, shapes)
+    # AG-UI 1.0: every room an AG-UI agent; errors before the stream are native JSON.
+    app.include_router(agui_router, dependencies=auth)
