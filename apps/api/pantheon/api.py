@@ -25,6 +25,7 @@ from pantheon.engine.modes.specs import (
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import ErrorShapes, ServiceUnavailable, error_responses
 from pantheon.facade.errors import FACADE_PREFIX, openai_shape
+from pantheon.facade.responses.routes import router as responses_router
 from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
@@ -208,6 +209,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     app.include_router(budgets_router, dependencies=auth, responses=admin)
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
+    app.include_router(responses_router, dependencies=auth)  # before the catch-all below
     app.include_router(openai_router, dependencies=auth)
     shapes.register(FACADE_PREFIX, openai_shape)
     # A2A 1.0: every room an agent; its routes authenticate themselves (protocols/a2a/).

@@ -93,7 +93,8 @@ async def unknown_endpoint(path: str, request: Request) -> Response:
     naming the methods served when the path exists (``PUT .../chat/completions``)."""
     message = (
         f"{request.method} {FACADE_PREFIX}/{path} is not supported; Pantheon offers "
-        f"GET {FACADE_PREFIX}/models and POST {FACADE_PREFIX}/chat/completions"
+        f"GET {FACADE_PREFIX}/models, POST {FACADE_PREFIX}/chat/completions and "
+        f"{FACADE_PREFIX}/responses"
     )
     allowed = allowed_methods(request)
     if allowed != ["OPTIONS"]:

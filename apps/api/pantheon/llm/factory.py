@@ -1,7 +1,8 @@
 """Wiring: settings + the shared HTTP client -> a ready ``LLMGateway``.
 
-The gateway always has its three providers: ``openai`` (any OpenAI-compatible endpoint,
-over the given client), ``scripted`` (the in-package fake, or the one passed in so tests
+The gateway always has its providers: ``openai`` (any OpenAI-compatible endpoint, over
+the given client; ``openai_responses`` for its aliases with ``api = "responses"``),
+``scripted`` (the in-package fake, or the one passed in so tests
 and demos can script it) and ``a2a`` (the config file's remote A2A agents).
 """
 
@@ -13,6 +14,7 @@ from pantheon.config_file import read_config_file
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.base import Provider
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
+from pantheon.llm.providers.openai_responses import OpenAIResponsesProvider
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.protocols.a2a.remote import A2AAgentProvider
@@ -29,6 +31,7 @@ def build_gateway(
     """The gateway for ``settings``; raises ``ValueError`` on a bad models file."""
     providers: dict[str, Provider] = {
         "openai": OpenAICompatProvider(client, settings.llm),
+        "openai_responses": OpenAIResponsesProvider(client, settings.llm),
         "scripted": scripted if scripted is not None else ScriptedProvider(),
         "a2a": A2AAgentProvider(
             client, load_a2a_agents(read_config_file(settings.resolved_config_file))

@@ -92,9 +92,9 @@ class LLMGateway:
     def resolve(self, model: str) -> tuple[ModelAlias, Provider]:
         """The alias and its provider; ``UnknownModel`` / ``BadRequest`` when missing."""
         alias = self.registry.get(model)
-        provider = self.providers.get(alias.provider)
+        provider = self.providers.get(alias.provider_key)
         if provider is None:
-            raise BadRequest(f"no provider {alias.provider!r} for model alias {alias.name!r}")
+            raise BadRequest(f"no provider {alias.provider_key!r} for model alias {alias.name!r}")
         return alias, provider
 
     async def stream(self, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:

@@ -11,8 +11,9 @@ Besides the SPEC's keys an alias may say how its upstream takes structured outpu
 (``structured_output``: ``json_schema`` | ``json_object`` | ``none``, the default) and
 whether it can stream tool calls (``stream_tools``, default true; false sends requests
 that carry tools with ``stream: false``), the longest reply (``max_tokens``: the prompt
-leaves that much of the window free) and how prompts are counted (``tokenizer``, see
-``llm.tokenizers``; default: an estimate).
+leaves that much of the window free), how prompts are counted (``tokenizer``, see
+``llm.tokenizers``; default: an estimate) and which OpenAI API serves it (``api``:
+``chat``, the default, or ``responses``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,13 @@ from typing import Any
 from pantheon.config_file import ConfigFile, read_config_file
 from pantheon.llm.errors import UnknownModel
 from pantheon.llm.tokenizers import check_spec
-from pantheon.llm.types import STRUCTURED_OUTPUT_KINDS, ModelAlias, StructuredOutput
+from pantheon.llm.types import (
+    OPENAI_APIS,
+    STRUCTURED_OUTPUT_KINDS,
+    ModelAlias,
+    OpenAIApi,
+    StructuredOutput,
+)
 from pantheon.protocols.a2a.remote_config import load_a2a_agents
 from pantheon.settings import Settings
 
@@ -31,7 +38,9 @@ SCRIPTED_ALIAS = ModelAlias(name="scripted", provider="scripted", model="scripte
 
 _STR_KEYS = ("base_url", "model", "api_key_env", "provider")
 _FLOAT_KEYS = ("input_price_per_mtok", "output_price_per_mtok")
-_OPTION_KEYS = ("context_window", "structured_output", "stream_tools", "max_tokens", "tokenizer")
+_OPTION_KEYS = (
+    "context_window", "structured_output", "stream_tools", "max_tokens", "tokenizer", "api",
+)  # fmt: skip
 _KNOWN_KEYS = frozenset((*_STR_KEYS, *_FLOAT_KEYS, *_OPTION_KEYS))
 _PROVIDERS = ("openai", "scripted")
 
@@ -116,7 +125,18 @@ def _parse_alias(name: str, table: Mapping[str, Any]) -> ModelAlias:
         stream_tools=_stream_tools(table),
         max_tokens=_max_tokens(table, window),
         tokenizer=_tokenizer(table),
+        api=_api(table, provider),
     )
+
+
+def _api(table: Mapping[str, Any], provider: str) -> OpenAIApi:
+    value = table.get("api", "chat")
+    if value != "chat" and provider != "openai":
+        raise ValueError("api applies to provider openai only")
+    for api in OPENAI_APIS:
+        if value == api:
+            return api
+    raise ValueError(f"api must be one of {', '.join(OPENAI_APIS)}")
 
 
 def _structured_output(table: Mapping[str, Any]) -> StructuredOutput:

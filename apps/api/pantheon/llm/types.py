@@ -100,6 +100,11 @@ StreamItem = TextDelta | ToolCall | Usage
 StructuredOutput = Literal["json_schema", "json_object", "none"]
 STRUCTURED_OUTPUT_KINDS: tuple[StructuredOutput, ...] = ("json_schema", "json_object", "none")
 
+# Which OpenAI API an ``openai`` alias's upstream is called over: chat completions, or the
+# Responses API (``POST /responses``; some models are served only there).
+OpenAIApi = Literal["chat", "responses"]
+OPENAI_APIS: tuple[OpenAIApi, ...] = ("chat", "responses")
+
 
 @dataclass(frozen=True, slots=True)
 class Completion:
@@ -127,6 +132,16 @@ class ModelAlias:
     max_tokens: int | None = None
     # How prompts are counted: ``tiktoken:<encoding>``, ``gguf:<path>``, or None (estimate).
     tokenizer: str | None = None
+    api: OpenAIApi = "chat"
+
+    @property
+    def provider_key(self) -> str:
+        """The gateway's provider for this alias: ``openai_responses`` for Responses upstreams."""
+        return (
+            "openai_responses"
+            if self.provider == "openai" and self.api == "responses"
+            else self.provider
+        )
 
     def cost_usd(self, usage: Usage) -> float:
         return (

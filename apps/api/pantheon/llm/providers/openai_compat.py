@@ -37,7 +37,15 @@ from pantheon.llm.providers.openai_request import request_body
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
 from pantheon.settings import LLMSettings
 
-__all__ = ["MAX_ANSWER_BYTES", "OpenAICompatProvider", "parse_retry_after", "request_body"]
+__all__ = [
+    "MAX_ANSWER_BYTES",
+    "OpenAICompatProvider",
+    "is_event_stream",
+    "parse_retry_after",
+    "read_bounded",
+    "request_body",
+    "upstream_headers",
+]
 
 # A non-streamed answer is read whole before it is parsed; bound what that may cost.
 MAX_ANSWER_BYTES = 16 * 1024 * 1024
@@ -61,16 +69,16 @@ class OpenAICompatProvider:
                 "POST",
                 url,
                 json=body,
-                headers=_headers(alias, streamed=bool(body["stream"])),
+                headers=upstream_headers(alias, streamed=bool(body["stream"])),
                 timeout=self._timeout,
             ) as response:
                 await raise_for_status(response)
                 started = True
-                if _is_event_stream(response):
+                if is_event_stream(response):
                     async for item in _stream_items(EventSource(response)):
                         yield item
                 else:
-                    for item in completion_items(await _read_bounded(response)):
+                    for item in completion_items(await read_bounded(response)):
                         yield item
         except (httpx.HTTPError, aiohttp.ClientError, TimeoutError) as exc:
             raise transport_error(exc, started=started) from exc
@@ -78,7 +86,7 @@ class OpenAICompatProvider:
             raise BadRequest(f"invalid upstream URL for model alias {alias.name!r}") from exc
 
 
-def _headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
+def upstream_headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
     headers = {"Accept": "text/event-stream", "Cache-Control": "no-store"} if streamed else {}
     key = os.environ.get(alias.api_key_env) if alias.api_key_env else None
     if key:
@@ -86,11 +94,11 @@ def _headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
     return headers
 
 
-def _is_event_stream(response: httpx.Response) -> bool:
+def is_event_stream(response: httpx.Response) -> bool:
     return "text/event-stream" in response.headers.get("content-type", "")
 
 
-async def _read_bounded(response: httpx.Response) -> bytes:
+async def read_bounded(response: httpx.Response) -> bytes:
     """The whole body, or ``BadRequest`` past ``MAX_ANSWER_BYTES``."""
     chunks: list[bytes] = []
     size = 0

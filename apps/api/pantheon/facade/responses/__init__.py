@@ -1,0 +1,1 @@
+"""The Responses API facade (``/openai/v1/responses``): a room or agent as ``model``."""
