@@ -67,7 +67,8 @@ async def test_a_responses_model_answers_with_its_tool_in_every_mode(
     assert events[-1]["type"] == "turn_completed"
     assert events[-1]["status"] == "completed", events
     results = [e for e in events if e["type"] == "tool_result"]
-    assert results and all(r["ok"] and r["content"] == "391" for r in results)
+    assert results
+    assert all(r["ok"] and r["content"] == "391" for r in results)
     answers = [
         e["text"] for e in events if e["type"] == "agent_completed" and e["agent_key"] != "manager"
     ]
@@ -79,6 +80,8 @@ async def test_a_responses_model_answers_with_its_tool_in_every_mode(
         for item in body["input"]
         if item.get("type") == "function_call_output"
     ]
-    assert outputs and all(o["output"] == "391" for o in outputs)
+    assert outputs
+    assert all(o["output"] == "391" for o in outputs)
     calls = [c for c in turn["llm_calls"] if c["model"] == "resp"]
-    assert calls and all(c["input_tokens"] == 11 and c["output_tokens"] == 3 for c in calls)
+    assert calls
+    assert all(c["input_tokens"] == 11 and c["output_tokens"] == 3 for c in calls)
