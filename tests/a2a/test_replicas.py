@@ -1,5 +1,5 @@
 """Two real replicas on one PostgreSQL database and one Redis: a task started on A is
-read, followed and cancelled on B; when A is killed mid-turn, B's follower ends with the
+read, listed, followed and cancelled on B; when A is killed mid-turn, B's follower ends with the
 task ``failed`` (interrupted), never hanging."""
 
 from __future__ import annotations
@@ -69,6 +69,10 @@ async def test_a_task_of_one_replica_is_served_by_the_other(
             task_id = await _start(on_a)
             running = await on_b.get_task(GetTaskRequest(id=task_id))
             assert running.status.state == TaskState.TASK_STATE_WORKING
+            working = await on_b.list_tasks(ListTasksRequest())  # running on A, listed by B
+            assert [(t.id, t.status.state) for t in working.tasks] == [
+                (task_id, TaskState.TASK_STATE_WORKING)
+            ]
             stream = await _following(on_b, task_id)
             cancelled = await on_b.cancel_task(CancelTaskRequest(id=task_id))
             assert cancelled.status.state == TaskState.TASK_STATE_CANCELED
@@ -84,11 +88,16 @@ async def test_a_task_of_one_replica_is_served_by_the_other(
             rest = await asyncio.wait_for(_drain(stream), timeout=NOTICED_S + 30)
             assert rest[-1].status_update.status.state == TaskState.TASK_STATE_FAILED
             task = await on_b.get_task(GetTaskRequest(id=second))
+            ended = await on_b.list_tasks(ListTasksRequest())
     finally:
         await a.stop()
         await b.stop()
     assert task.status.state == TaskState.TASK_STATE_FAILED
     assert "the server running this turn stopped" in task.status.message.parts[0].text
+    assert [(t.id, t.status.state) for t in ended.tasks] == [
+        (second, TaskState.TASK_STATE_FAILED),
+        (task_id, TaskState.TASK_STATE_CANCELED),
+    ]
 
 
 async def _drain(stream: AsyncIterator[StreamResponse]) -> list[StreamResponse]:
