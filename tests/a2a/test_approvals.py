@@ -4,6 +4,7 @@ through the approvals path, and the continuation runs as the same task."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -150,3 +151,43 @@ async def test_a_task_decided_natively_is_not_decided_again(
     done = (await collect(plain.send_message(message("hello again"))))[0].task
     with pytest.raises(UnsupportedOperationError, match="only a task awaiting approval"):
         await collect(plain.send_message(message("approve", task_id=done.id)))
+
+
+async def test_two_decisions_at_once_continue_the_task_once(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    sdk, events = await _paused(app, client, scripted, ["calculator!"])
+    task_id = events[0].task.id
+    other = await a2a_for(app, await _room_of(client, task_id))
+    both = await asyncio.gather(
+        collect(sdk.send_message(message("approve", task_id=task_id))),
+        collect(other.send_message(message("reject: no", task_id=task_id))),
+        return_exceptions=True,
+    )
+    won = [r for r in both if not isinstance(r, BaseException)]
+    lost = [r for r in both if isinstance(r, BaseException)]
+    assert len(won) == 1, both
+    assert len(lost) == 1
+    assert isinstance(lost[0], InvalidRequestError), lost  # the native 409
+    continuations = (await client.get(f"/v1/sessions/{events[0].task.context_id}/turns")).json()
+    assert len(continuations["items"]) == 2  # the paused turn and one continuation
+
+
+async def test_decide_over_http_json(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    _sdk, events = await _paused(app, client, scripted, ["calculator!"])
+    task_id = events[0].task.id
+    rest = await a2a_for(app, await _room_of(client, task_id), bindings=("HTTP+JSON",))
+    body = decisions(("c-calc", True, ""))
+    continued = await collect(rest.send_message(_data(body, task_id)))
+    assert continued[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED
+    task = await rest.get_task(GetTaskRequest(id=task_id))
+    assert task.status.state == TaskState.TASK_STATE_COMPLETED
+
+
+async def _room_of(client: httpx.AsyncClient, turn_id: str) -> str:
+    turn = (await client.get(f"/v1/turns/{turn_id}")).json()
+    session = (await client.get(f"/v1/sessions/{turn['session_id']}")).json()
+    room_id: str = session["room_id"]
+    return room_id
