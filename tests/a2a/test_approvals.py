@@ -33,6 +33,7 @@ from google.protobuf.struct_pb2 import Value
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.a2a.conftest import a2a_for, collect, message
+from tests.a2a.test_errors import UNKNOWN
 from tests.engine.toolbox import TestTools, calculator, use_tools
 from tests.factories import add_to_room, create_agent, create_room
 from tests.turns_api.approvals_helpers import decide, decisions, echo, gated_agent
@@ -83,6 +84,9 @@ async def test_approve_with_text_continues_the_same_task(
     assert snapshot.task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
     with pytest.raises(InvalidParamsError, match="approve"):
         await collect(sdk.send_message(message("maybe later", task_id=task_id)))
+    elsewhere = message("approve", task_id=task_id, context_id=UNKNOWN)
+    with pytest.raises(InvalidParamsError, match="not 0000"):
+        await collect(sdk.send_message(elsewhere))
 
     continued = await collect(sdk.send_message(message("Approve", task_id=task_id)))
     assert {e.task.id for e in continued if e.HasField("task")} == {task_id}

@@ -103,6 +103,10 @@ async def decide_task(caller: Caller, message: Message) -> Started:
             f"task {task_id} takes no message (only a task awaiting approval does): send one "
             f"without taskId, with contextId {found.session_id} to continue its conversation"
         )
+    if message.context_id and message.context_id != found.session_id:
+        raise InvalidParamsError(
+            f"task {task_id} is in context {found.session_id}, not {message.context_id[:64]}"
+        )
     data = decisions_of(message, _pending(found))
     try:
         await limit_turn_rate(caller.principal, caller.services)
