@@ -102,8 +102,10 @@ async def _unreadable(request: Request, rpc: bool) -> tuple[A2AError, object] | 
     if not rpc:
         problem = _no_state(request.query_params.get("status"))
         return None if problem is None else (problem, None)
+    if '"ListTasks"' not in text:  # only a ListTasks body is read here (and it is small)
+        return None
     try:
-        call = json.loads(text) if text else None
+        call = json.loads(text)
     except ValueError:
         return None  # the SDK answers it (-32700)
     if not isinstance(call, dict) or call.get("method") != "ListTasks":
