@@ -12,7 +12,7 @@ from pantheon.protocols.a2a.fold import STATES, TaskFold, task_state
 
 
 def _ended(status: str, error_code: str | None = None) -> TaskFold:
-    fold = TaskFold("t-1", "s-1", request="hi")
+    fold = TaskFold("t-1", "s-1", requests=("hi",))
     events: list[dict[str, Any]] = [
         {"type": "turn_started", "session_id": "s-1", "mode": "roundtable", "agents": ["alpha"]},
         {"type": "turn_completed", "status": status, "error_code": error_code, "usage": {}},

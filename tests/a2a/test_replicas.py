@@ -1,6 +1,7 @@
 """Two real replicas on one PostgreSQL database and one Redis: a task started on A is
-read, followed and cancelled on B; when A is killed mid-turn, B's follower ends with the
-task ``failed`` (interrupted), never hanging."""
+read, listed, followed and cancelled on B; when A is killed mid-turn, B's followers (one
+from before, one after the kill) and a cancel on B end with the task ``failed``
+(interrupted), never hanging."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from a2a.types.a2a_pb2 import (
     SubscribeToTaskRequest,
     TaskState,
 )
+from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
 
 from tests.a2a.conftest import message
 from tests.factories import create_room
@@ -69,6 +71,10 @@ async def test_a_task_of_one_replica_is_served_by_the_other(
             task_id = await _start(on_a)
             running = await on_b.get_task(GetTaskRequest(id=task_id))
             assert running.status.state == TaskState.TASK_STATE_WORKING
+            working = await on_b.list_tasks(ListTasksRequest())  # running on A, listed by B
+            assert [(t.id, t.status.state) for t in working.tasks] == [
+                (task_id, TaskState.TASK_STATE_WORKING)
+            ]
             stream = await _following(on_b, task_id)
             cancelled = await on_b.cancel_task(CancelTaskRequest(id=task_id))
             assert cancelled.status.state == TaskState.TASK_STATE_CANCELED
@@ -81,14 +87,46 @@ async def test_a_task_of_one_replica_is_served_by_the_other(
             stream = await _following(on_b, second)
             a.kill()
             assert await asyncio.wait_for(a.process.wait(), 20) == -signal.SIGKILL
-            rest = await asyncio.wait_for(_drain(stream), timeout=NOTICED_S + 30)
+            # B follows again, and cancels, the task of the dead replica: both end.
+            ends = asyncio.gather(
+                _drain(stream), _resubscribed(on_b, second), _cancel(on_b, second)
+            )
+            rest, again, stopped = await asyncio.wait_for(ends, timeout=NOTICED_S + 30)
             assert rest[-1].status_update.status.state == TaskState.TASK_STATE_FAILED
+            assert again == stopped == TaskState.TASK_STATE_FAILED
             task = await on_b.get_task(GetTaskRequest(id=second))
+            ended = await on_b.list_tasks(ListTasksRequest())
     finally:
         await a.stop()
         await b.stop()
     assert task.status.state == TaskState.TASK_STATE_FAILED
     assert "the server running this turn stopped" in task.status.message.parts[0].text
+    assert [(t.id, t.status.state) for t in ended.tasks] == [
+        (second, TaskState.TASK_STATE_FAILED),
+        (task_id, TaskState.TASK_STATE_CANCELED),
+    ]
+
+
+async def _resubscribed(agent: Client, task_id: str) -> TaskState:
+    """How a new subscription to ``task_id`` ends (the task, if it was over already)."""
+    try:
+        events = [event async for event in agent.subscribe(SubscribeToTaskRequest(id=task_id))]
+    except UnsupportedOperationError:  # recorded interrupted before we asked: over
+        return (await agent.get_task(GetTaskRequest(id=task_id))).status.state
+    last = events[-1]
+    return (
+        last.status_update.status.state
+        if last.HasField("status_update")
+        else last.task.status.state
+    )
+
+
+async def _cancel(agent: Client, task_id: str) -> TaskState:
+    """The state a cancel leaves ``task_id`` in (it waits for the task to end)."""
+    try:
+        return (await agent.cancel_task(CancelTaskRequest(id=task_id))).status.state
+    except TaskNotCancelableError:  # recorded interrupted before we asked
+        return (await agent.get_task(GetTaskRequest(id=task_id))).status.state
 
 
 async def _drain(stream: AsyncIterator[StreamResponse]) -> list[StreamResponse]:

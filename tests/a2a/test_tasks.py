@@ -1,7 +1,10 @@
-"""Tasks outlive the request that started them: cancel a running one; an approval pause
-is ``input-required``. Following a task again after a disconnect: test_disconnect.py."""
+"""Tasks outlive the request that started them: cancel a running one, list running and
+recorded ones. Approvals: test_approvals.py; following a task again after a disconnect:
+test_disconnect.py."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -10,17 +13,14 @@ from a2a.types.a2a_pb2 import (
     GetTaskRequest,
     ListTasksRequest,
     SendMessageConfiguration,
-    SubscribeToTaskRequest,
     TaskState,
 )
-from a2a.utils.errors import TaskNotCancelableError, UnsupportedOperationError
+from a2a.utils.errors import TaskNotCancelableError
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.a2a.conftest import a2a_for, collect, message
-from tests.engine.toolbox import TestTools, calculator, use_tools
-from tests.factories import add_to_room, create_agent, create_room
-from tests.turns_api.approvals_helpers import decide, decisions, echo, gated_agent
+from tests.factories import create_room
 
 LONG_S = 30.0  # an agent call that would outlast the test, unless cancelled
 
@@ -56,26 +56,38 @@ async def test_cancel_a_running_task(
     assert list(none.tasks) == []
 
 
-async def test_an_approval_pause_is_input_required(
+async def test_list_tasks_shows_running_tasks_with_filters_and_pages(
     app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
 ) -> None:
-    use_tools(app, TestTools({"calculator": calculator, "echo": echo}))
-    scripted.script(gated_agent, agent="calc")
-    room = await create_room(client, [], mode="roundtable")
-    calc = await create_agent(client, "calc", tools=["calculator!"])
-    await add_to_room(client, room["id"], calc["id"])
-    sdk = await a2a_for(app, room["id"])
-    events = await collect(sdk.send_message(message("what is 17*23?")))
-    final = events[-1].status_update.status
-    assert final.state == TaskState.TASK_STATE_INPUT_REQUIRED
-    assert "calculator" in final.message.parts[0].text
-    task_id = events[0].task.id
-    task = await sdk.get_task(GetTaskRequest(id=task_id))
-    assert task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
-    [snapshot] = await collect(sdk.subscribe(SubscribeToTaskRequest(id=task_id)))
-    assert snapshot.task.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
-    # A message on the paused task is refused, naming where it is decided.
-    with pytest.raises(UnsupportedOperationError, match="approvals"):
-        await collect(sdk.send_message(message("yes", task_id=task_id)))
-    decided = await decide(client, task_id, decisions(("c-calc", True, "fine")))
-    assert decided.status_code in (200, 201, 202), decided.text
+    scripted.script("done", agent="alpha")
+    room = await create_room(client, ["alpha"], mode="roundtable")
+    sdk = await a2a_for(app, room["id"], streaming=False)
+    [ended] = await collect(sdk.send_message(message("quick")))
+    recorded = ended.task
+    scripted.script("too late", agent="alpha", delay_s=LONG_S)
+    running = await _started(app, client, room["id"])
+    listed = await sdk.list_tasks(ListTasksRequest())
+    assert [(t.id, t.status.state) for t in listed.tasks] == [
+        (running, TaskState.TASK_STATE_WORKING),
+        (recorded.id, TaskState.TASK_STATE_COMPLETED),
+    ]
+    assert listed.total_size == 2
+    assert listed.tasks[0].status.HasField("timestamp")
+    first = await sdk.list_tasks(ListTasksRequest(page_size=1))
+    assert [t.id for t in first.tasks] == [running]
+    second = await sdk.list_tasks(ListTasksRequest(page_size=1, page_token=first.next_page_token))
+    assert [t.id for t in second.tasks] == [recorded.id]
+    assert second.next_page_token == ""
+    working = await sdk.list_tasks(ListTasksRequest(status=TaskState.TASK_STATE_WORKING))
+    assert [t.id for t in working.tasks] == [running]
+    done = await sdk.list_tasks(ListTasksRequest(status=TaskState.TASK_STATE_COMPLETED))
+    assert [t.id for t in done.tasks] == [recorded.id]
+    in_context = await sdk.list_tasks(ListTasksRequest(context_id=recorded.context_id))
+    assert [t.id for t in in_context.tasks] == [recorded.id]
+    later = ListTasksRequest()
+    later.status_timestamp_after.FromDatetime(datetime.now(UTC) + timedelta(hours=1))
+    assert list((await sdk.list_tasks(later)).tasks) == []
+    other = await create_room(client, [], mode="roundtable")
+    elsewhere = await a2a_for(app, other["id"])
+    assert list((await elsewhere.list_tasks(ListTasksRequest())).tasks) == []
+    await sdk.cancel_task(CancelTaskRequest(id=running))

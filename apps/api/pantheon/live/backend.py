@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from pantheon.live.meta import TurnMeta
 from pantheon.live.registry import LiveTurn
 
 
@@ -72,6 +73,10 @@ class LiveBackend(Protocol):
         self, owner_id: uuid.UUID, session_id: str, key: str
     ) -> LiveView | None:
         """The session's running turn if it was started with this Idempotency-Key."""
+
+    async def running_of(self, owner_id: uuid.UUID) -> list[TurnMeta]:
+        """The owner's running turns, on every replica (what A2A's ListTasks shows)."""
+        ...
 
     async def claim(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]

@@ -233,6 +233,10 @@ class LiveTurnRegistry:
     ) -> LiveTurn | None:
         return self.running_with_key(owner_id, session_id, key)
 
+    async def running_of(self, owner_id: uuid.UUID) -> list[TurnMeta]:
+        """The owner's running turns (those that carry their meta: every started one)."""
+        return [t.meta for t in self.running() if t.owner_id == owner_id and t.meta is not None]
+
     async def claim(
         self, live: LiveTurn, body: Callable[[LiveTurn], Coroutine[Any, Any, None]]
     ) -> LiveTurn:

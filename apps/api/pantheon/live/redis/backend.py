@@ -19,7 +19,7 @@ from redis.exceptions import RedisError
 
 from pantheon.errors import Conflict
 from pantheon.live.backend import LiveView
-from pantheon.live.meta import ensure_same_request
+from pantheon.live.meta import TurnMeta, ensure_same_request
 from pantheon.live.redis.mirror import END_FIELD, StreamMirror
 from pantheon.live.redis.remote import Recorded, RecordedTurn, RemoteTurn
 from pantheon.live.redis.store import RedisStore, checked
@@ -88,6 +88,22 @@ class RedisLiveBackend:
         running = await self.find(holder)
         if running is None or running.owner_id != owner_id or running.idempotency_key != key:
             return None
+        return running
+
+    async def running_of(self, owner_id: uuid.UUID) -> list[TurnMeta]:
+        """The owner's turns in the running set (every replica's, and those of a dead
+        replica until the sweeper records them) whose stream has no end marker yet."""
+        keys = self.store.keys
+        turn_ids = [str(t) for t in await checked(self.store.redis.zrange(keys.running, 0, -1))]
+        pipe = self.store.redis.pipeline(transaction=False)
+        for turn_id in turn_ids:
+            pipe.hmget(keys.meta(turn_id), ["owner_id", "meta"])
+            pipe.xrevrange(keys.events(turn_id), count=1)
+        found = await checked(pipe.execute())
+        owner, running = str(owner_id), []
+        for (who, meta), tail in zip(found[::2], found[1::2], strict=True):
+            if who == owner and meta and not (tail and END_FIELD in tail[0][1]):
+                running.append(TurnMeta.from_json(meta))
         return running
 
     async def claim(

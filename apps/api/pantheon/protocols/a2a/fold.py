@@ -24,6 +24,8 @@ from a2a.types.a2a_pb2 import (
     TaskStatus,
     TaskStatusUpdateEvent,
 )
+from google.protobuf.json_format import ParseDict
+from google.protobuf.struct_pb2 import Value
 
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
@@ -53,6 +55,12 @@ def task_state(status: str) -> TaskState:
     return TaskState.TASK_STATE_FAILED
 
 
+def _pending_call(event: dict[str, Any]) -> dict[str, Any]:
+    """What a client needs to decide a gated call (docs/a2a.md, approvals)."""
+    keys = ("call_id", "agent_key", "name", "arguments")
+    return {key: event.get(key) for key in keys}
+
+
 def text_message(text: str, task_id: str, context_id: str, role: Role, ident: str) -> Message:
     return Message(
         message_id=ident, task_id=task_id, context_id=context_id, role=role, parts=[Part(text=text)]
@@ -65,11 +73,12 @@ class TaskFold:
 
     task_id: str
     context_id: str
-    request: str = ""  # the user's message, the task's history
+    requests: tuple[str, ...] = ()  # the user's message, then each decision: its history
     transcript: Transcript = field(default_factory=Transcript)
     answer: list[str] = field(default_factory=list)
     round: int = 0
     agents: list[str] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)  # calls awaiting a decision
     _notes: int = 0
     _last_note: str = ""
 
@@ -88,6 +97,8 @@ class TaskFold:
             self.round = int(event.get("round", self.round))
         elif kind == "turn_started":
             self.agents = [str(key) for key in event.get("agents", [])]
+        elif kind == "approval_required":
+            self.pending.append(_pending_call(event))
         out: list[Event] = []
         content = "".join(text for f, text in pieces if f == "content")
         if content:
@@ -128,6 +139,10 @@ class TaskFold:
             status.message.CopyFrom(
                 text_message(note, self.task_id, self.context_id, Role.ROLE_AGENT, ident)
             )
+            if status.state == TaskState.TASK_STATE_INPUT_REQUIRED and self.pending:
+                status.message.parts.append(
+                    Part(data=ParseDict({"pending": self.pending}, Value()))
+                )
         return status
 
     def _final(self) -> list[Event]:
@@ -158,10 +173,10 @@ class TaskFold:
         """The task as these events leave it."""
         status = self._status(self.outcome if self.transcript.finished else "")
         task = Task(id=self.task_id, context_id=self.context_id, status=status)
-        if self.request:
-            ident = f"{self.task_id}-request"
+        for index, request in enumerate(self.requests):
+            ident = f"{self.task_id}-request" + (f"-{index}" if index else "")
             task.history.append(
-                text_message(self.request, self.task_id, self.context_id, Role.ROLE_USER, ident)
+                text_message(request, self.task_id, self.context_id, Role.ROLE_USER, ident)
             )
         if self.answer:
             parts = [Part(text="".join(self.answer))]

@@ -42,8 +42,10 @@ from a2a.utils.errors import (
 )
 
 from pantheon.errors import AppError, Conflict
+from pantheon.protocols.a2a.decide import decide_task
 from pantheon.protocols.a2a.fold import TaskFold
-from pantheon.protocols.a2a.tasks import Caller, TurnTaskStore, caller_of, find
+from pantheon.protocols.a2a.store import TurnTaskStore
+from pantheon.protocols.a2a.tasks import Caller, caller_of, find
 from pantheon.protocols.a2a.turns import Started, a2a_error, start_turn
 
 TERMINAL = frozenset({
@@ -68,9 +70,11 @@ class TurnRequestHandler(RequestHandler):
     def __init__(self) -> None:
         self.tasks = TurnTaskStore()
 
-    async def _follow(self, caller: Caller, fold: TaskFold) -> AsyncGenerator[Event, None]:
+    async def _follow(
+        self, caller: Caller, fold: TaskFold, turn_id: str
+    ) -> AsyncGenerator[Event, None]:
         yield fold.task()
-        async for event in _events(caller, fold.task_id):
+        async for event in _events(caller, turn_id):
             for update in fold.feed(event):
                 yield update
 
@@ -78,13 +82,14 @@ class TurnRequestHandler(RequestHandler):
     async def on_message_send(
         self, params: SendMessageRequest, context: ServerCallContext
     ) -> Task | Message:
-        """Run the turn; answer when it ends, or at once with ``returnImmediately``."""
+        """Run the turn (or a paused task's continuation); answer when it ends, or at
+        once with ``returnImmediately``."""
         caller = caller_of(context)
-        started = await start_turn(caller, params.message)
+        started = await _start(caller, params.message)
         fold = _fold(started)
         if params.configuration.return_immediately:
             return fold.task()
-        async for event in _events(caller, fold.task_id):
+        async for event in _events(caller, started.turn.turn_id):
             fold.feed(event)
         return fold.task()
 
@@ -94,8 +99,8 @@ class TurnRequestHandler(RequestHandler):
     ) -> AsyncGenerator[Event, None]:
         """The task, then its status updates and answer chunks as the turn runs."""
         caller = caller_of(context)
-        started = await start_turn(caller, params.message)
-        async for event in self._follow(caller, _fold(started)):
+        started = await _start(caller, params.message)
+        async for event in self._follow(caller, _fold(started), started.turn.turn_id):
             yield event
 
     @validate_request_params
@@ -116,7 +121,8 @@ class TurnRequestHandler(RequestHandler):
                 raise UnsupportedOperationError(f"task {params.id} is over ({state}): GetTask it")
             yield task  # waits for a person: nothing more will happen in this turn
             return
-        async for event in self._follow(caller, TaskFold(params.id, found.session_id)):
+        fold = TaskFold(found.task_id, found.session_id, requests=found.requests)
+        async for event in self._follow(caller, fold, found.turn_id):
             yield event
 
     @validate_request_params
@@ -143,7 +149,7 @@ class TurnRequestHandler(RequestHandler):
         if found is None:
             return None
         try:
-            await caller.services.turns.cancel(caller.owner_id, params.id)
+            await caller.services.turns.cancel(caller.owner_id, found.turn_id)
         except Conflict as exc:
             raise TaskNotCancelableError(f"task {params.id} is not running: {exc.message}") from exc
         except AppError as exc:
@@ -176,5 +182,10 @@ class TurnRequestHandler(RequestHandler):
         raise ExtendedAgentCardNotConfiguredError
 
 
+async def _start(caller: Caller, message: Message) -> Started:
+    """A message on a task decides it (``decide``); any other starts a turn."""
+    return await (decide_task(caller, message) if message.task_id else start_turn(caller, message))
+
+
 def _fold(started: Started) -> TaskFold:
-    return TaskFold(started.turn.turn_id, started.session_id, request=started.message)
+    return TaskFold(started.task, started.session_id, requests=started.requests)

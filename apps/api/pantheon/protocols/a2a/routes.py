@@ -5,6 +5,7 @@ answers (401 missing key, 404 unknown room) and unknown paths take A2A's shapes.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -16,9 +17,15 @@ from a2a.server.routes import (
     create_jsonrpc_routes,
     create_rest_routes,
 )
+from a2a.types.a2a_pb2 import TaskState
 from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
 from a2a.utils.error_handlers import build_rest_error_payload
-from a2a.utils.errors import A2AError, InvalidRequestError, TaskNotFoundError
+from a2a.utils.errors import (
+    A2AError,
+    InvalidParamsError,
+    InvalidRequestError,
+    TaskNotFoundError,
+)
 from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -48,10 +55,12 @@ class CallerContextBuilder(DefaultServerCallContextBuilder):
 
 
 def _error(
-    rpc: bool, status: int, error: A2AError, headers: dict[str, str] | None = None
-) -> Response:
+    rpc: bool, status: int, error: A2AError, headers: dict[str, str] | None = None,
+    ident: object = None,
+) -> Response:  # fmt: skip
     """``error`` in the binding's shape: JSON-RPC's, or HTTP+JSON's (``google.rpc.Status``)."""
-    body = build_error_response(None, error) if rpc else build_rest_error_payload(error)
+    request_id = ident if isinstance(ident, str | int) else None
+    body = build_error_response(request_id, error) if rpc else build_rest_error_payload(error)
     if not rpc:
         body["error"]["code"] = status
     return JSONResponse(body, status_code=status, headers=headers)
@@ -75,6 +84,37 @@ async def _room(
         return room, [agent for _member, agent in roster[room.id]]
 
 
+def _no_state(status: object) -> A2AError | None:
+    if isinstance(status, str) and status and status not in TaskState.keys():  # noqa: SIM118
+        states = ", ".join(TaskState.keys())
+        return InvalidParamsError(f"status '{status[:40]}' is no task state ({states})")
+    return None
+
+
+async def _unreadable(request: Request, rpc: bool) -> tuple[A2AError, object] | None:
+    """What the SDK's parsers would not refuse cleanly, with the JSON-RPC id to answer:
+    an HTTP+JSON body that is not UTF-8 (a 500 there), a ``ListTasks`` status that names no task
+    state (ignored there, so everything was listed)."""
+    try:
+        text = (await request.body()).decode()
+    except UnicodeDecodeError:  # the JSON-RPC binding answers it (-32700)
+        return None if rpc else (InvalidParamsError("the request body is not UTF-8 text"), None)
+    if not rpc:
+        problem = _no_state(request.query_params.get("status"))
+        return None if problem is None else (problem, None)
+    if '"ListTasks"' not in text:  # only a ListTasks body is read here (and it is small)
+        return None
+    try:
+        call = json.loads(text)
+    except ValueError:
+        return None  # the SDK answers it (-32700)
+    if not isinstance(call, dict) or call.get("method") != "ListTasks":
+        return None
+    params = call.get("params")
+    problem = _no_state(params.get("status") if isinstance(params, dict) else None)
+    return None if problem is None else (problem, call.get("id"))
+
+
 def _guarded(endpoint: Endpoint, *, rpc: bool) -> Endpoint:
     """``endpoint`` for an authenticated caller of one of their own rooms."""
 
@@ -90,6 +130,8 @@ def _guarded(endpoint: Endpoint, *, rpc: bool) -> Endpoint:
         found = await _room(services, principal.user_id, room_id)
         if found is None:
             return _error(rpc, 404, TaskNotFoundError(f"room {room_id[:64]} not found"))
+        if (problem := await _unreadable(request, rpc)) is not None:
+            return _error(rpc, 200 if rpc else 400, problem[0], ident=problem[1])
         request.state.a2a_caller = Caller(services, principal, found[0].id)
         request.state.a2a_room = found
         return await endpoint(request)

@@ -12,8 +12,6 @@ from a2a.utils.errors import (
     ContentTypeNotSupportedError,
     InvalidParamsError,
     InvalidRequestError,
-    TaskNotFoundError,
-    UnsupportedOperationError,
 )
 from pydantic import ValidationError
 
@@ -21,7 +19,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.errors import AppError, NotFound, Unprocessable
 from pantheon.facade.repository import FacadeRepository
 from pantheon.limits import limit_turn_rate
-from pantheon.protocols.a2a.tasks import Caller, find
+from pantheon.protocols.a2a.tasks import Caller
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by
@@ -31,11 +29,17 @@ from pantheon.turns.service import StartedTurn
 
 @dataclass(frozen=True, slots=True)
 class Started:
-    """A turn started for a message: the task (turn) and its context (session)."""
+    """A turn started for a message, its context (session) and the task's history; the
+    task is the turn, or the paused turn it continues (``task_id``)."""
 
     turn: StartedTurn
     session_id: str
-    message: str
+    requests: tuple[str, ...]
+    task_id: str = ""
+
+    @property
+    def task(self) -> str:
+        return self.task_id or self.turn.turn_id
 
 
 def a2a_error(exc: AppError) -> A2AError:
@@ -77,18 +81,6 @@ async def _session(caller: Caller, context_id: str, text: str) -> tuple[str, boo
         return str(created.id), True
 
 
-async def _refuse_task_id(caller: Caller, task_id: str) -> None:
-    """A message naming a task: that task is over or waits for a person, never restarted."""
-    found = await find(caller, task_id)
-    if found is None:
-        raise TaskNotFoundError(f"task {task_id[:64]} not found")
-    raise UnsupportedOperationError(
-        f"task {task_id} cannot take another message: send one without taskId (with "
-        f"contextId {found.session_id} to continue its conversation); a task awaiting "
-        f"approval is decided at POST /v1/turns/{task_id}/approvals"
-    )
-
-
 async def start_turn(caller: Caller, message: Message) -> Started:
     """Start the room's turn for ``message`` through ``TurnService`` (same auth, budgets,
     rate limit and approvals as any turn); errors before it starts raise A2A errors."""
@@ -98,8 +90,6 @@ async def start_turn(caller: Caller, message: Message) -> Started:
     except ValidationError as exc:
         problems = "; ".join(str(error["msg"]) for error in exc.errors())
         raise InvalidParamsError(f"the message cannot start a turn: {problems}") from exc
-    if message.task_id:
-        await _refuse_task_id(caller, message.task_id)
     try:
         await limit_turn_rate(caller.principal, caller.services)
         session_id, opened = await _session(caller, message.context_id, text)
@@ -112,4 +102,4 @@ async def start_turn(caller: Caller, message: Message) -> Started:
             async with unit_of_work(caller.services.db, write=True) as db:
                 await FacadeRepository(db).delete_unused_session(uuid.UUID(session_id))
         raise a2a_error(exc) from exc
-    return Started(started, session_id, text)
+    return Started(started, session_id, (text,))
