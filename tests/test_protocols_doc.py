@@ -10,7 +10,7 @@ from pathlib import Path
 from pantheon.engine.events import EVENT_TYPES, INTERNAL_TYPES
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "protocols.md"
-PROTOCOLS = ("SSE", "OpenAI", "MCP", "A2A")  # columns other protocols add come after
+PROTOCOLS = ("SSE", "OpenAI chat", "MCP", "A2A", "OpenAI Responses", "AG-UI")
 
 
 def _cells(line: str) -> list[str]:
