@@ -281,9 +281,37 @@ class ErrorEvent(_Event):
     message: str
 
 
+class RecordedToolCall(BaseModel):
+    """A tool call as the model asked for it (``arguments``: its text as written)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    arguments: str
+
+
+class CallOutput(BaseModel):
+    """What one LLM call answered, enough to serve it again (docs/replay.md): the text
+    as streamed (``parts``, one per delta), the tool calls, and how it ended
+    (``finish_reason``: ``stop`` | ``tool_calls`` | ``error`` | ``cancelled``; an error's
+    code is the call's ``error_code``, ``refusal`` the upstream's reason when it refused
+    the request as invalid). Usage is the call's own token fields."""
+
+    model_config = ConfigDict(frozen=True)
+
+    parts: tuple[str, ...] = ()
+    tool_calls: tuple[RecordedToolCall, ...] = ()
+    finish_reason: str = "stop"
+    refusal: str | None = None
+
+
 class LLMCallEvent(_Event):
     """Internal: one LLM call settled (ok, error or cancelled with estimated usage); the
-    record's ``llm_calls`` entry number ``index`` (start order, 0-based)."""
+    record's ``llm_calls`` entry number ``index`` (start order, 0-based). ``digest``
+    (``llm/digest.py``) and ``output`` let a replay serve it again (``None`` in turns
+    recorded before they were kept); ``replayed``: it was served from a record, nothing
+    was paid."""
 
     internal: ClassVar[bool] = True
     type: Literal["llm_call"] = "llm_call"
@@ -301,12 +329,17 @@ class LLMCallEvent(_Event):
     error_code: str | None
     cost_usd: float
     started_at: datetime
+    digest: str | None = None
+    output: CallOutput | None = None
+    replayed: bool = False
 
 
 class ToolCallRecordEvent(_Event):
     """Internal: one tool call as recorded (``tool_calls`` entry number ``index``, in
     announcement order): the model's argument text as written, the recorded result,
-    the approval; also for calls that got no ``tool_result`` (held, cancelled)."""
+    the approval; also for calls that got no ``tool_result`` (held, cancelled).
+    ``executed``: the tool runner was called (else the engine refused or held the call);
+    ``None`` in turns recorded before it was kept."""
 
     internal: ClassVar[bool] = True
     type: Literal["tool_call_record"] = "tool_call_record"
@@ -320,6 +353,7 @@ class ToolCallRecordEvent(_Event):
     ok: bool
     duration_ms: int
     approval: ApprovalStatus | None = None
+    executed: bool | None = None
 
 
 InternalEvent = LLMCallEvent | ToolCallRecordEvent
