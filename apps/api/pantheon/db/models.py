@@ -103,6 +103,8 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
     summary_through_at: Mapped[datetime | None] = mapped_column(default=None)
     summary_messages: Mapped[int] = mapped_column(default=0, server_default="0")
     summary_updated_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The turn this session replays (docs/replay.md); an index, not a foreign key (0015).
+    replay_of: Mapped[uuid.UUID | None] = mapped_column(default=None, index=True)
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):
@@ -135,6 +137,9 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
     continues_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
     resume_state: Mapped[str | None] = mapped_column(
         Text, default=None, doc="engine.approvals.ResumeState as JSON, while awaiting approval"
+    )
+    snapshot: Mapped[str | None] = mapped_column(
+        Text, default=None, doc="engine.snapshot.TurnSnapshot as JSON, for replay"
     )
 
 
@@ -192,6 +197,8 @@ class LLMCall(UUIDPrimaryKey, Base):
     status: Mapped[str] = mapped_column(String(20), doc=one_of(CALL_STATUSES))
     error_code: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime]
+    # Served from a recorded turn (a replay): nothing was paid for it.
+    replayed: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class ToolCallRow(UUIDPrimaryKey, Base):

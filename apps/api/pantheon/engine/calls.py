@@ -41,8 +41,8 @@ from pantheon.engine.spending import (
     call_cost,
 )
 from pantheon.error_codes import ErrorCode
-from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.digest import request_digest
+from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
 from pantheon.llm.types import LLMRequest, ModelAlias, TextDelta, ToolCall, Usage
 
@@ -187,8 +187,10 @@ def _output(outcome: CallOutcome) -> CallOutput:
         finish = outcome.status
     return CallOutput(
         parts=tuple(outcome.parts),
-        tool_calls=tuple(RecordedToolCall(id=c.id, name=c.name, arguments=c.arguments)
-                         for c in outcome.tool_calls),
+        tool_calls=tuple(
+            RecordedToolCall(id=c.id, name=c.name, arguments=c.arguments)
+            for c in outcome.tool_calls
+        ),
         finish_reason=finish,
         refusal=outcome.refusal,
     )

@@ -244,7 +244,9 @@ async def _guarded(
     async with gate:
         slot.started = time.perf_counter()
         try:
-            result = await _invoke(runner, slot.call, slot.parsed.arguments, scope, limits.timeout_s)
+            result = await _invoke(
+                runner, slot.call, slot.parsed.arguments, scope, limits.timeout_s
+            )
         finally:
             slot.ms = int((time.perf_counter() - slot.started) * 1000)
         if result.duration_ms is not None:  # the runner knows better (a replayed call)
