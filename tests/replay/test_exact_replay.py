@@ -45,7 +45,8 @@ async def test_exact_replay_streams_the_same_bytes_and_calls_nothing(
     assert replay.turn["session_id"] != original.turn["session_id"]
     assert as_original(replay, original) == original.lines
     calls = replay.turn["llm_calls"]
-    assert calls and all(call["replayed"] for call in calls)
+    assert calls
+    assert all(call["replayed"] for call in calls)
     assert replay.turn["usage"] == original.turn["usage"]
     session = (await client.get(f"/v1/sessions/{replay.turn['session_id']}")).json()
     assert session["replay_of"] == original.turn["id"]
