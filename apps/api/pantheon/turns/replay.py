@@ -93,7 +93,7 @@ def recorded_call(event: LLMCallEvent) -> RecordedCall:
 
 def _check(turn: Turn, recording: Recording) -> None:
     if turn.continues_id is not None:
-        raise not_exact(turn, "it continues a turn paused for approval; replay that turn")
+        raise not_exact(turn, "it continues a turn that paused for a person's approval")
     if turn.status not in REPLAYABLE:
         raise not_exact(turn, f"it ended '{turn.status}', so its record stops mid-call")
     old = "it was recorded before call outputs were kept (docs/replay.md)"
@@ -120,7 +120,9 @@ async def prepare_replay(
     if turn is None:
         raise not_found("turn", turn_id)
     if turn.status == "awaiting_approval":
-        raise Conflict(f"turn {turn.id} is awaiting approval; decide it before replaying it")
+        raise Conflict(
+            f"turn {turn.id} paused for a person's approval; a paused turn cannot be replayed"
+        )
     recording = await _recording(db, turn)
     _check(turn, recording)
     assert turn.snapshot is not None
