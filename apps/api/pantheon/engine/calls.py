@@ -30,7 +30,8 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from pantheon.engine.events import CallOutput, DeltaEvent, RecordedToolCall
+from pantheon.engine.call_output import CallOutput, RecordedToolCall
+from pantheon.engine.events import DeltaEvent
 from pantheon.engine.record import LLMCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
 from pantheon.engine.spending import (

@@ -74,6 +74,7 @@ from pydantic import (
     model_serializer,
 )
 
+from pantheon.engine.call_output import CallOutput
 from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
 
@@ -279,31 +280,6 @@ class ErrorEvent(_Event):
     type: Literal["error"] = "error"
     code: str
     message: str
-
-
-class RecordedToolCall(BaseModel):
-    """A tool call as the model asked for it (``arguments``: its text as written)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    id: str
-    name: str
-    arguments: str
-
-
-class CallOutput(BaseModel):
-    """What one LLM call answered, enough to serve it again (docs/replay.md): the text
-    as streamed (``parts``, one per delta), the tool calls, and how it ended
-    (``finish_reason``: ``stop`` | ``tool_calls`` | ``error`` | ``cancelled``; an error's
-    code is the call's ``error_code``, ``refusal`` the upstream's reason when it refused
-    the request as invalid). Usage is the call's own token fields."""
-
-    model_config = ConfigDict(frozen=True)
-
-    parts: tuple[str, ...] = ()
-    tool_calls: tuple[RecordedToolCall, ...] = ()
-    finish_reason: str = "stop"
-    refusal: str | None = None
 
 
 class LLMCallEvent(_Event):

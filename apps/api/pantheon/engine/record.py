@@ -54,13 +54,8 @@ from datetime import datetime
 from typing import Any
 
 from pantheon.engine.approvals import ResumeState
-from pantheon.engine.events import (
-    CallOutput,
-    InternalEvent,
-    LLMCallEvent,
-    ToolCallRecordEvent,
-    TurnUsage,
-)
+from pantheon.engine.call_output import CallOutput
+from pantheon.engine.events import InternalEvent, LLMCallEvent, ToolCallRecordEvent, TurnUsage
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
 from pantheon.engine.snapshot import SessionSummary
