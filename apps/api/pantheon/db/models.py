@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     BigInteger,
+    ColumnElement,
     ForeignKey,
     Index,
     Integer,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    case,
     false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -199,6 +201,12 @@ class LLMCall(UUIDPrimaryKey, Base):
     started_at: Mapped[datetime]
     # Served from a recorded turn (a replay): nothing was paid for it.
     replayed: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+def charged_usd() -> ColumnElement[float]:
+    """What a call was charged: its cost, or nothing when a replay served it from the
+    record (its ``cost_usd`` is then what the answer cost when it was made)."""
+    return case((LLMCall.replayed.is_(True), 0.0), else_=LLMCall.cost_usd)
 
 
 class ToolCallRow(UUIDPrimaryKey, Base):
