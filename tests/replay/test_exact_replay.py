@@ -64,7 +64,7 @@ async def test_orchestrator_rounds_interleave_as_recorded(
     assert any('"agent_key":"calc"' in k for k in keys)
     replay = await streamed(client, f"/v1/turns/{original.turn['id']}/replay", {})
     assert as_original(replay, original) == original.lines
-    # And the JSON answer of a replay is the new turn, like POST /turns.
-    response = await client.post(f"/v1/turns/{original.turn['id']}/replay", json={})
+    # And the JSON answer of a replay (no body at all: exact) is the new turn.
+    response = await client.post(f"/v1/turns/{original.turn['id']}/replay")
     assert response.status_code == 201, response.text
     assert response.json()["output"] == original.turn["output"]
