@@ -7,6 +7,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from pantheon.llm.errors import BadRequest, Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, calculating_agent, use_tools
 from tests.replay.helpers import as_original, streamed
@@ -68,3 +69,28 @@ async def test_orchestrator_rounds_interleave_as_recorded(
     response = await client.post(f"/v1/turns/{original.turn['id']}/replay")
     assert response.status_code == 201, response.text
     assert response.json()["output"] == original.turn["output"]
+
+
+async def test_recorded_failures_are_replayed_as_they_happened(
+    client: httpx.AsyncClient, scripted: ScriptedProvider, app: FastAPI
+) -> None:
+    """A call that failed mid-answer (after some text), and one the upstream refused as
+    invalid, fail again at the same place with the same code and reason, uncalled."""
+    use_tools(app, TestTools())
+    scripted.script(
+        "half of an answer that breaks", agent="plain", error=Unavailable("down"), error_at_chunk=3
+    )
+    refusal = BadRequest("400", refusal="the prompt is too long for this model")
+    scripted.script("", agent="calc", error=refusal)
+    session_id = await _session(client, "roundtable")
+    original = await streamed(client, f"/v1/sessions/{session_id}/turns", {"message": "hi"})
+    assert original.turn["status"] == "failed"
+    assert [m["error_code"] for m in original.turn["messages"][1:]] == [
+        "unavailable",
+        "bad_request",
+    ]
+    upstream = len(scripted.requests)
+    replay = await streamed(client, f"/v1/turns/{original.turn['id']}/replay", {})
+    assert len(scripted.requests) == upstream
+    assert as_original(replay, original) == original.lines
+    assert "too long for this model" in "\n".join(replay.lines)
