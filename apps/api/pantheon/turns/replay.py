@@ -48,8 +48,8 @@ class Recording:
 
 @dataclass(frozen=True, slots=True)
 class ReplayPlan:
-    """What a replay runs on (new ids in ``snapshot``); ``room_id`` / ``agent_id``: where
-    its session goes, like the recorded turn's."""
+    """What a replay runs on: the recorded ``turn``, the snapshot with the changes and new
+    ids, the recorded gateway and tools; ``changed``: some change alters the inputs."""
 
     turn: Turn
     snapshot: TurnSnapshot
