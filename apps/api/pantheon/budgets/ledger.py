@@ -19,7 +19,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from pantheon.budgets.periods import to_micros, window_start
-from pantheon.db.models import ChatSession, LLMCall, SpendCounter, SpendHoldRow, Turn
+from pantheon.db.models import ChatSession, LLMCall, SpendCounter, SpendHoldRow, Turn, charged_usd
 from pantheon.db.repository import Repository
 from pantheon.engine.values import BudgetPeriod
 
@@ -41,7 +41,7 @@ class LedgerRepository(Repository):
     ) -> int:
         """What the user's recorded calls (in the room, if given) cost since ``since``."""
         query = (
-            select(func.coalesce(func.sum(LLMCall.cost_usd), 0.0))
+            select(func.coalesce(func.sum(charged_usd()), 0.0))
             .join(Turn, Turn.id == LLMCall.turn_id)
             .join(ChatSession, ChatSession.id == Turn.session_id)
             .where(ChatSession.owner_id == user_id, LLMCall.started_at >= since)

@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     BigInteger,
+    ColumnElement,
     ForeignKey,
     Index,
     Integer,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    case,
     false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -103,6 +105,8 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
     summary_through_at: Mapped[datetime | None] = mapped_column(default=None)
     summary_messages: Mapped[int] = mapped_column(default=0, server_default="0")
     summary_updated_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The turn this session replays (docs/replay.md); an index, not a foreign key (0015).
+    replay_of: Mapped[uuid.UUID | None] = mapped_column(default=None, index=True)
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):
@@ -135,6 +139,9 @@ class Turn(UUIDPrimaryKey, Timestamped, Base):
     continues_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
     resume_state: Mapped[str | None] = mapped_column(
         Text, default=None, doc="engine.approvals.ResumeState as JSON, while awaiting approval"
+    )
+    snapshot: Mapped[str | None] = mapped_column(
+        Text, default=None, doc="engine.snapshot.TurnSnapshot as JSON, for replay"
     )
 
 
@@ -192,6 +199,14 @@ class LLMCall(UUIDPrimaryKey, Base):
     status: Mapped[str] = mapped_column(String(20), doc=one_of(CALL_STATUSES))
     error_code: Mapped[str | None] = mapped_column(String(64), default=None)
     started_at: Mapped[datetime]
+    # Served from a recorded turn (a replay): nothing was paid for it.
+    replayed: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+def charged_usd() -> ColumnElement[float]:
+    """What a call was charged: its cost, or nothing when a replay served it from the
+    record (its ``cost_usd`` is then what the answer cost when it was made)."""
+    return case((LLMCall.replayed.is_(True), 0.0), else_=LLMCall.cost_usd)
 
 
 class ToolCallRow(UUIDPrimaryKey, Base):

@@ -14,6 +14,11 @@ refused call never starts and is not an ``llm_calls`` entry: it ends ``error`` w
 ``budget_exceeded``, and so does every later call of the turn (the remaining calls are
 skipped). A granted hold is settled with the recorded cost
 however the call ends; the settlement is shielded, so a second cancel cannot skip it.
+
+Replay (docs/replay.md): each entry keeps the request's ``digest`` and the call's whole
+``output`` (text parts as streamed, tool calls, how it ended). A call the gateway answers
+from a record (``LLMGateway.replays``) asks the guard for nothing and is ``replayed``: it
+keeps the recorded usage and cost (what the answer cost when it was made) but settles 0.
 """
 
 from __future__ import annotations
@@ -25,16 +30,19 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from pantheon.engine.call_output import CallOutput, RecordedToolCall
 from pantheon.engine.events import DeltaEvent
 from pantheon.engine.record import LLMCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
 from pantheon.engine.spending import (
+    FreeHold,
     NoSpendLimit,
     SpendGuard,
     SpendHold,
     call_cost,
 )
 from pantheon.error_codes import ErrorCode
+from pantheon.llm.digest import request_digest
 from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
 from pantheon.llm.types import LLMRequest, ModelAlias, TextDelta, ToolCall, Usage
@@ -83,7 +91,8 @@ class CallRunner:
         self, request: LLMRequest, round_no: int | None, outcome: CallOutcome
     ) -> AsyncIterator[DeltaEvent]:
         """The call's deltas; ``outcome`` holds its text, tool calls, usage and status."""
-        hold = await self._reserve(request, outcome)
+        replayed = self.gateway.replays(request)
+        hold = FreeHold(float("inf")) if replayed else await self._reserve(request, outcome)
         if hold is None:
             return
         cost = call_cost(request, self.alias(request.model))
@@ -122,8 +131,9 @@ class CallRunner:
         finally:
             ttft = None if first is None else _ms(first - start)
             call = self._call_record(request, round_no, outcome, started_at, start, ttft)
+            call = replace(call, replayed=replayed)
             self.record.set_call(slot, call)
-            await _settle(hold, call.cost_usd, self.turn_id)
+            await _settle(hold, 0.0 if replayed else call.cost_usd, self.turn_id)
 
     async def _reserve(self, request: LLMRequest, outcome: CallOutcome) -> SpendHold | None:
         """The call's hold, or ``None`` (``outcome`` says why) when it must not start."""
@@ -166,7 +176,25 @@ class CallRunner:
             error_code=outcome.error_code,
             cost_usd=self.alias(request.model).cost_usd(usage),
             started_at=started_at,
+            digest=request_digest(request),
+            output=_output(outcome),
         )
+
+
+def _output(outcome: CallOutcome) -> CallOutput:
+    """The call's answer as recorded for a replay."""
+    finish = "tool_calls" if outcome.tool_calls else "stop"
+    if outcome.status != "ok":
+        finish = outcome.status
+    return CallOutput(
+        parts=tuple(outcome.parts),
+        tool_calls=tuple(
+            RecordedToolCall(id=c.id, name=c.name, arguments=c.arguments)
+            for c in outcome.tool_calls
+        ),
+        finish_reason=finish,
+        refusal=outcome.refusal,
+    )
 
 
 async def _settle(hold: SpendHold, cost_usd: float, turn_id: str) -> None:

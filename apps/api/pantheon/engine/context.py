@@ -25,7 +25,7 @@ from pantheon.engine.agent_loop import AgentLoop
 from pantheon.engine.approvals import OrchestratorState, PausedAgent, ResumeState, SequenceState
 from pantheon.engine.calls import CallRunner
 from pantheon.engine.events import TurnEvent
-from pantheon.engine.fan_in import fan_in
+from pantheon.engine.fan_in import Interleaving, fan_in
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, CallOutcome, Speaker, SpeakerRun
@@ -55,6 +55,8 @@ class TurnContext:
         self._calls = CallRunner(snapshot.turn_id, gateway, record, spend)
         self._loop = AgentLoop(snapshot, self._calls, tools)
         self._counters: dict[str, TokenCounter] = {}
+        # A replay: the recorded order of speakers, advanced by ``run_turn`` per event.
+        self.interleaving = Interleaving(snapshot.interleaving) if snapshot.interleaving else None
 
     def alias(self, model: str) -> ModelAlias:
         return self._calls.alias(model)
@@ -157,4 +159,9 @@ class TurnContext:
     def fan_in(self, runs: Sequence[SpeakerRun]) -> AsyncIterator[TurnEvent]:
         """The runs' events, concurrently unless ``sequential_specialists`` is set."""
         sources = [self.speak(run) for run in runs]
-        return fan_in(sources, sequential=self.snapshot.orchestrator.sequential_specialists)
+        return fan_in(
+            sources,
+            sequential=self.snapshot.orchestrator.sequential_specialists,
+            keys=[run.speaker.key for run in runs],
+            interleaving=self.interleaving,
+        )

@@ -74,6 +74,7 @@ from pydantic import (
     model_serializer,
 )
 
+from pantheon.engine.call_output import CallOutput
 from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
 
@@ -283,7 +284,10 @@ class ErrorEvent(_Event):
 
 class LLMCallEvent(_Event):
     """Internal: one LLM call settled (ok, error or cancelled with estimated usage); the
-    record's ``llm_calls`` entry number ``index`` (start order, 0-based)."""
+    record's ``llm_calls`` entry number ``index`` (start order, 0-based). ``digest``
+    (``llm/digest.py``) and ``output`` let a replay serve it again (``None`` in turns
+    recorded before they were kept); ``replayed``: it was served from a record, nothing
+    was paid."""
 
     internal: ClassVar[bool] = True
     type: Literal["llm_call"] = "llm_call"
@@ -301,12 +305,17 @@ class LLMCallEvent(_Event):
     error_code: str | None
     cost_usd: float
     started_at: datetime
+    digest: str | None = None
+    output: CallOutput | None = None
+    replayed: bool = False
 
 
 class ToolCallRecordEvent(_Event):
     """Internal: one tool call as recorded (``tool_calls`` entry number ``index``, in
     announcement order): the model's argument text as written, the recorded result,
-    the approval; also for calls that got no ``tool_result`` (held, cancelled)."""
+    the approval; also for calls that got no ``tool_result`` (held, cancelled).
+    ``executed``: the tool runner was called (else the engine refused or held the call);
+    ``None`` in turns recorded before it was kept."""
 
     internal: ClassVar[bool] = True
     type: Literal["tool_call_record"] = "tool_call_record"
@@ -320,6 +329,7 @@ class ToolCallRecordEvent(_Event):
     ok: bool
     duration_ms: int
     approval: ApprovalStatus | None = None
+    executed: bool | None = None
 
 
 InternalEvent = LLMCallEvent | ToolCallRecordEvent

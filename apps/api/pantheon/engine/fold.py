@@ -117,8 +117,8 @@ class _Rebuild:
     def llm_call(self, event: LLMCallEvent) -> None:
         while self.record.llm_slots <= event.index:
             self.record.reserve_call()
-        fields = event.model_dump(exclude={"turn_id", "type", "index"})
-        self.record.set_call(event.index, LLMCallRecord(**fields))
+        fields = event.model_dump(exclude={"turn_id", "type", "index", "output"})
+        self.record.set_call(event.index, LLMCallRecord(**fields, output=event.output))
 
     def tool_record(self, call: ToolCallEvent, message_slot: int) -> ToolCallRecord:
         """The call as the engine recorded it, else as its events tell."""

@@ -54,6 +54,7 @@ from datetime import datetime
 from typing import Any
 
 from pantheon.engine.approvals import ResumeState
+from pantheon.engine.call_output import CallOutput
 from pantheon.engine.events import InternalEvent, LLMCallEvent, ToolCallRecordEvent, TurnUsage
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
@@ -97,6 +98,11 @@ class LLMCallRecord:
     error_code: str | None
     cost_usd: float
     started_at: datetime
+    # What a replay needs to serve the call again (``LLMCallEvent``), and whether it was
+    # itself served from a record (nothing paid).
+    digest: str | None = None
+    output: CallOutput | None = None
+    replayed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,7 @@ class ToolCallRecord:
     message_slot: int
     message_index: int | None = None
     approval: ApprovalStatus | None = None  # None: the tool needs no approval
+    executed: bool | None = None  # the runner was called (None: not known, older record)
 
 
 @dataclass(eq=False)

@@ -31,7 +31,7 @@ from pantheon.engine.events import TurnEvent, TurnStartedEvent
 from pantheon.engine.history_fold import fold_history
 from pantheon.engine.modes.registry import select_mode
 from pantheon.engine.record import TurnRecord
-from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
 from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.llm.gateway import LLMGateway, closing_stream
@@ -52,6 +52,17 @@ async def run_turn(
     participants = mode.participants(snapshot)
     record.mode, record.turn_id = snapshot.mode, snapshot.turn_id
     ctx = TurnContext(snapshot, gateway, tools, record, spend)
+    async with closing_stream(_events(ctx, participants)) as events:
+        async for event in events:
+            if ctx.interleaving is not None:
+                ctx.interleaving.advance()
+            yield event
+
+
+async def _events(
+    ctx: TurnContext, participants: list[AgentSnapshot]
+) -> AsyncGenerator[TurnEvent, None]:
+    snapshot, mode = ctx.snapshot, select_mode(ctx.snapshot.mode)
     yield TurnStartedEvent(
         turn_id=snapshot.turn_id,
         session_id=snapshot.session_id,

@@ -10,6 +10,8 @@ trusted: the engine orders agents by ``position`` (then key) itself.
 ``room_description`` is the room's purpose, given to every agent and the manager;
 ``reuse`` holds the stages a pipeline ``rerun_from`` takes over from the session's last
 pipeline turn (checked by the route: they are the roster's first stages, in order).
+``interleaving`` (a replay, docs/replay.md): the speaker of each event of the recorded
+turn, so that concurrent speakers' events come out in the recorded order.
 """
 
 from __future__ import annotations
@@ -123,6 +125,7 @@ class TurnSnapshot:
     context: ContextSettings = field(default_factory=ContextSettings)
     # A continuation of a turn paused for approval (engine/approvals.py), else None.
     resume: Resume | None = None
+    interleaving: tuple[str | None, ...] = ()
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

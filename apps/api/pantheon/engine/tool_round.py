@@ -130,7 +130,7 @@ async def _invoke(
         async with asyncio.timeout(timeout_s):
             result = await runner.call(call.name, args, scope)
         # A tool's text is outside text (an MCP server, a document): make it storable.
-        return ToolResult(result.ok, clean_text(result.content))
+        return ToolResult(result.ok, clean_text(result.content), result.duration_ms)
     except TimeoutError:
         return ToolResult(False, f"timed out after {timeout_s:g}s")
     except ToolError as exc:
@@ -244,9 +244,14 @@ async def _guarded(
     async with gate:
         slot.started = time.perf_counter()
         try:
-            return await _invoke(runner, slot.call, slot.parsed.arguments, scope, limits.timeout_s)
+            result = await _invoke(
+                runner, slot.call, slot.parsed.arguments, scope, limits.timeout_s
+            )
         finally:
             slot.ms = int((time.perf_counter() - slot.started) * 1000)
+        if result.duration_ms is not None:  # the runner knows better (a replayed call)
+            slot.ms = result.duration_ms
+        return result
 
 
 async def _finished(slot: _Slot) -> ToolResult:
@@ -278,6 +283,7 @@ def _record(record: TurnRecord, spec: ToolRound, slot: _Slot, ok: bool, result: 
             agent_key=spec.scope.agent_key, round=spec.round, call_id=slot.call.id,
             name=slot.call.name, arguments=slot.call.arguments, result=result, ok=ok,
             duration_ms=slot.ms, message_slot=spec.message_slot, approval=slot.approval,
+            executed=slot.started is not None,
         ),
     )  # fmt: skip
 

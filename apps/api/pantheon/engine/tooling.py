@@ -32,10 +32,13 @@ class ToolScope:
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
-    """One finished call: ``content`` is what the model reads back (text, already capped)."""
+    """One finished call: ``content`` is what the model reads back (text, already capped).
+    ``duration_ms``: how long it took, when the runner knows better than the engine's
+    clock (a replay reports the recorded duration); ``None``: the engine measures it."""
 
     ok: bool
     content: str
+    duration_ms: int | None = None
 
 
 class ToolRunner(Protocol):

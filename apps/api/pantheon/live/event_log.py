@@ -51,3 +51,10 @@ async def decode_async(data: bytes) -> list[str]:
     if len(data) < _INLINE_BYTES // 8:
         return decode(data)
     return await asyncio.to_thread(decode, data)
+
+
+async def decode_all_async(data: bytes) -> tuple[list[str], list[str]]:
+    """``decode_all``, off the event loop when the log is large."""
+    if len(data) < _INLINE_BYTES // 8:
+        return decode_all(data)
+    return await asyncio.to_thread(decode_all, data)

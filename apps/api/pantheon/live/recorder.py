@@ -28,6 +28,7 @@ from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.live import event_log
 from pantheon.live.meta import user_text
 from pantheon.live.registry import PublishedEvent
+from pantheon.live.snapshot_json import snapshot_json
 
 logger = logging.getLogger(__name__)
 WRITE_ATTEMPTS = 3
@@ -83,6 +84,7 @@ def _turn_row(turn: FinishedTurn) -> Turn:
         finished_at=turn.finished_at,
         continues_id=uuid.UUID(turn.continues) if turn.continues is not None else None,
         resume_state=_resume_state(turn),
+        snapshot=snapshot_json(snap),
     )
 
 
@@ -118,6 +120,7 @@ def _call_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
             "usage_estimated": call.usage_estimated, "cost_usd": call.cost_usd,
             "latency_ms": call.latency_ms, "ttft_ms": call.ttft_ms, "status": call.status,
             "error_code": call.error_code, "started_at": call.started_at,
+            "replayed": call.replayed,
         }
         for seq, call in enumerate(turn.record.llm_calls, start=1)
     ]  # fmt: skip

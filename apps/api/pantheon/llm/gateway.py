@@ -97,6 +97,11 @@ class LLMGateway:
             raise BadRequest(f"no provider {alias.provider_key!r} for model alias {alias.name!r}")
         return alias, provider
 
+    def replays(self, request: LLMRequest) -> bool:
+        """Whether this gateway answers ``request`` from a recorded turn without paying
+        anyone (a replay's gateway, docs/replay.md); the plain gateway never does."""
+        return False
+
     async def stream(self, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:
         """Text deltas and tool calls, then exactly one ``Usage``; see the module docstring."""
         alias, provider = self.resolve(request.model)

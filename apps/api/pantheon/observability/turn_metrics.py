@@ -83,6 +83,8 @@ class TurnMetrics:
 
 
 def _count_call(event: LLMCallEvent) -> None:
+    if event.replayed:  # a replay served it from the record: no upstream call, no cost
+        return
     model = event.model
     outcome = call_outcome(event)
     metrics.LLM_CALLS.labels(model=model, purpose=event.purpose, outcome=outcome).inc()

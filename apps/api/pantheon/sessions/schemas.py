@@ -47,6 +47,9 @@ class SessionRead(ReadSchema):
     summary: SessionSummaryRead | None = Field(
         default=None, description="What older turns were folded into; null until needed"
     )
+    replay_of: uuid.UUID | None = Field(
+        default=None, description="The turn this session replays (docs/replay.md); else null"
+    )
 
 
 def auto_title(first_message: str | None) -> str:

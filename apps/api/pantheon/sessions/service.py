@@ -38,6 +38,7 @@ def session_read(row: SessionRow) -> SessionRead:
         last_activity_at=row.last_activity_at,
         created_at=chat.created_at,
         summary=_summary(chat),
+        replay_of=chat.replay_of,
     )
 
 

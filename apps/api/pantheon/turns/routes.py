@@ -16,7 +16,13 @@ from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.repository import TurnRepository
-from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.schemas import (
+    ApprovalCreate,
+    ReplayCreate,
+    TurnCreate,
+    TurnDetail,
+    TurnRead,
+)
 from pantheon.turns.service import TurnService
 from pantheon.turns.views import turn_read
 
@@ -103,6 +109,30 @@ async def decide_turn(
 ) -> object:
     """Approve or reject a paused turn's pending tool calls; runs the continuation turn."""
     started = await service.decide(user, turn_id, data)
+    if _wants_stream(request, stream):
+        events = await service.events(user, started.turn_id, 0)
+        return _sse(events, service.settings.sse.keepalive_s)
+    return await service.wait_for_detail(user, started)
+
+
+@router.post(
+    "/v1/turns/{turn_id}/replay",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TurnDetail,
+    dependencies=[Depends(limit_turn_rate)],
+    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
+)
+async def replay_turn(
+    turn_id: str,
+    request: Request,
+    service: ServiceDep,
+    user: UserIdDep,
+    data: ReplayCreate | None = None,
+    stream: Annotated[bool, Query(description="Stream the replay as SSE")] = False,
+) -> object:
+    """Re-run a finished turn on its recorded call outputs in a new session (docs/replay.md);
+    with changes, only the calls whose inputs changed are paid."""
+    started = await service.replay(user, turn_id, data or ReplayCreate())
     if _wants_stream(request, stream):
         events = await service.events(user, started.turn_id, 0)
         return _sse(events, service.settings.sse.keepalive_s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from pantheon.engine.values import ApprovalStatus, Mode, Purpose, TurnStatus
 from pantheon.schemas import ReadSchema, RequestBody
@@ -47,6 +47,27 @@ class ApprovalCreate(RequestBody):
     """One decision per pending call of a turn awaiting approval."""
 
     decisions: list[ApprovalDecision] = Field(min_length=1, max_length=64)
+
+
+class AgentChange(RequestBody):
+    """What a replay changes about one agent of the recorded roster."""
+
+    model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
+
+    model: str | None = Field(default=None, min_length=1, max_length=100, description="Alias")
+    role_prompt: str | None = Field(default=None, min_length=1, max_length=20_000)
+
+
+class ReplayCreate(RequestBody):
+    """A replay of a finished turn; empty: exactly as recorded (docs/replay.md)."""
+
+    model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
+
+    agents: dict[str, AgentChange] = Field(
+        default_factory=dict, max_length=64, description="Changes by agent key"
+    )
+    description: str | None = Field(default=None, max_length=5_000, description="Room purpose")
+    mode: TurnMode | None = Field(default=None, description="Run the turn in another mode")
 
 
 class TurnUsageRead(BaseModel):
@@ -92,6 +113,9 @@ class LLMCallRead(ReadSchema):
     status: str
     error_code: str | None
     started_at: datetime
+    replayed: bool = Field(
+        default=False, description="Served from the recorded turn (a replay): nothing paid"
+    )
 
 
 class ToolCallRead(ReadSchema):

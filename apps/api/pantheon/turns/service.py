@@ -34,8 +34,9 @@ from pantheon.settings import Settings
 from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.preflight import prepare_turn
+from pantheon.turns.replay import prepare_replay, replay_session
 from pantheon.turns.repository import TurnRepository
-from pantheon.turns.schemas import ApprovalCreate, TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.schemas import ApprovalCreate, ReplayCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.views import turn_detail, turn_read
 
 
@@ -121,6 +122,28 @@ class TurnService:
                 await asyncio.shield(release_decision(self.db, snapshot))
             raise
 
+    async def replay(self, owner_id: uuid.UUID, turn_id: str, changes: ReplayCreate) -> StartedTurn:
+        """Re-run a finished turn on its recorded call outputs, in a new session marked as
+        its replay; only calls whose inputs changed are paid (docs/replay.md)."""
+        self.registry.ensure_accepting()
+        if await self.live_turn(owner_id, turn_id) is not None:
+            raise Conflict(f"turn {turn_id} is still running; replay it after its turn_completed")
+        async with unit_of_work(self.db, write=False) as session:
+            plan = await prepare_replay(
+                session, owner_id, turn_id, changes, self.gateway, self.tools
+            )
+            # An exact replay pays nothing, so a spent budget does not refuse it.
+            priced = plan.changed and spends_money(plan.snapshot, self.gateway.registry)
+            room = uuid.UUID(plan.snapshot.room_id) if plan.snapshot.room_id else None
+            limits = await BudgetService(session).turn_limits(owner_id, room, priced)
+        async with unit_of_work(self.db, write=True) as session:
+            session.add(replay_session(plan, owner_id))
+        job = TurnJob(
+            plan.snapshot, plan.gateway, self.db, self.settings.turns.timeout_s, plan.tools,
+            self._guard(limits),
+        )  # fmt: skip
+        return await self._claim(self._live(plan.snapshot, owner_id, None, None), job)
+
     async def _launch(
         self,
         snapshot: TurnSnapshot,
@@ -141,10 +164,19 @@ class TurnService:
     ) -> tuple[LiveTurn, TurnJob]:
         """The live turn and the job that will run ``snapshot`` (nothing started yet)."""
         timeout_s = self.settings.turns.timeout_s
-        spend = LedgerGuard(self.db, limits, hold_ttl_s(timeout_s)) if limits else None
-        job = TurnJob(snapshot, self.gateway, self.db, timeout_s, self.tools, spend)
+        job = TurnJob(snapshot, self.gateway, self.db, timeout_s, self.tools, self._guard(limits))
+        return self._live(snapshot, owner_id, key, body_hash), job
+
+    def _guard(self, limits: list[Limit]) -> LedgerGuard | None:
+        if not limits:
+            return None
+        return LedgerGuard(self.db, limits, hold_ttl_s(self.settings.turns.timeout_s))
+
+    def _live(
+        self, snapshot: TurnSnapshot, owner_id: uuid.UUID, key: str | None, body_hash: str | None
+    ) -> LiveTurn:
         meta = TurnMeta.of(snapshot, str(owner_id), utcnow(), key, body_hash)
-        live = LiveTurn(
+        return LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
             owner_id=owner_id,
@@ -152,7 +184,6 @@ class TurnService:
             request_hash=body_hash,
             meta=meta,
         )
-        return live, job
 
     async def _claim(self, live: LiveTurn, job: TurnJob) -> StartedTurn:
         joined = await self.registry.claim(live, lambda t: execute_turn(job, t))

@@ -9,7 +9,7 @@ from sqlalchemy import ColumnElement, Select, func, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
-from pantheon.db.models import ChatSession, LLMCall, Turn
+from pantheon.db.models import ChatSession, LLMCall, Turn, charged_usd
 from pantheon.db.repository import Repository
 from pantheon.engine.speakers import MANAGER_KEY
 
@@ -21,7 +21,7 @@ def _figures() -> list[ColumnElement[Any]]:
         func.count(LLMCall.id).label("calls"),
         func.coalesce(func.sum(LLMCall.input_tokens), 0).label("input_tokens"),
         func.coalesce(func.sum(LLMCall.output_tokens), 0).label("output_tokens"),
-        func.coalesce(func.sum(LLMCall.cost_usd), 0.0).label("cost_usd"),
+        func.coalesce(func.sum(charged_usd()), 0.0).label("cost_usd"),
         func.coalesce(func.avg(LLMCall.latency_ms), 0.0).label("latency_ms_avg"),
         func.coalesce(func.max(LLMCall.latency_ms), 0).label("latency_ms_max"),
         func.avg(LLMCall.ttft_ms).label("ttft_ms_avg"),
@@ -57,14 +57,14 @@ class UsageRepository(Repository):
 
     async def by_agent(self) -> list[Any]:
         key = func.coalesce(LLMCall.agent_key, literal(MANAGER_KEY)).label("agent_key")
-        query = self._calls(key).group_by(key).order_by(func.sum(LLMCall.cost_usd).desc(), key)
+        query = self._calls(key).group_by(key).order_by(func.sum(charged_usd()).desc(), key)
         return list((await self.session.execute(query)).all())
 
     async def by_model(self) -> list[Any]:
         query = (
             self._calls(LLMCall.model)
             .group_by(LLMCall.model)
-            .order_by(func.sum(LLMCall.cost_usd).desc(), LLMCall.model)
+            .order_by(func.sum(charged_usd()).desc(), LLMCall.model)
         )
         return list((await self.session.execute(query)).all())
 
@@ -85,9 +85,7 @@ class UsageRepository(Repository):
     async def costliest_turn(self) -> Any | None:
         tokens = func.sum(LLMCall.input_tokens + LLMCall.output_tokens)
         query = (
-            self._turns()
-            .order_by(func.sum(LLMCall.cost_usd).desc(), tokens.desc(), Turn.id)
-            .limit(1)
+            self._turns().order_by(func.sum(charged_usd()).desc(), tokens.desc(), Turn.id).limit(1)
         )
         return (await self.session.execute(query)).first()
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import Date, cast, func, select
 
-from pantheon.db.models import ApiKey, ChatSession, LLMCall, Turn, User
+from pantheon.db.models import ApiKey, ChatSession, LLMCall, Turn, User, charged_usd
 from pantheon.db.repository import Repository, as_uuid
 
 
@@ -50,7 +50,7 @@ class UserRepository(Repository):
                 func.count().label("calls"),
                 func.sum(LLMCall.input_tokens).label("input_tokens"),
                 func.sum(LLMCall.output_tokens).label("output_tokens"),
-                func.sum(LLMCall.cost_usd).label("cost_usd"),
+                func.sum(charged_usd()).label("cost_usd"),
             )
             .join(Turn, Turn.id == LLMCall.turn_id)
             .join(ChatSession, ChatSession.id == Turn.session_id)
