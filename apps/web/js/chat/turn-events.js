@@ -129,6 +129,11 @@ export const RENDERERS = {
     view.panel(e.round, e.agent_key).fail(describeFailure(e.code, e.error), e.code);
   },
 
+  retrying(view, e) {
+    const panel = view.synthesis && e.agent_key === "manager" ? view.synthesis : view.panel(e.round, e.agent_key);
+    panel.retrying(e);
+  },
+
   synthesis_started(view) {
     for (const round of view.rounds.values()) {
       if (round.evaluation.dataset.pending === "true") round.evaluation.hidden = true;
