@@ -143,6 +143,7 @@ export const RENDERERS = {
 
   synthesis_completed(view, e) {
     view.synthesis?.complete(e.text);
+    view.answerText = e.text;
   },
 
   turn_completed(view, e) {
