@@ -197,7 +197,7 @@ export class TurnView {
 
   /** The manager's synthesis streams inside the turn's Answer block. */
   startSynthesis() {
-    this.synthesis = new AgentPanel({ key: "manager", name: "Answer: the manager's synthesis", kind: "synthesis" });
+    this.synthesis = new AgentPanel({ key: "manager", name: "Answer: synthesis", kind: "synthesis" });
     this.synthesis.start();
     answerBlock(this, { content: this.synthesis.el }).classList.add("synthesis");
   }
