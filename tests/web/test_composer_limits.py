@@ -35,7 +35,7 @@ def test_the_count_follows_the_servers_limit_and_over_long_text_is_not_sent(
     expect(count).to_have_attribute("data-state", "over")
     alert = page.locator(".composer-too-long")
     expect(alert).to_have_text(
-        f"This message is 1 characters over the server's limit of {limit:,}. Shorten it to send it."
+        f"This message is 1 character over the server's limit of {limit:,}. Shorten it to send it."
     )
     expect(box).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_role("button", name="Send")).to_be_disabled()

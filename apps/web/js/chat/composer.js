@@ -139,8 +139,9 @@ export class Composer {
     this.count.dataset.state = state;
     this.count.title = `${NUMBER.format(n)} of the ${NUMBER.format(limit)} characters a message may have`;
     this.input.setAttribute("aria-invalid", String(state === "over"));
-    this.tooLong.textContent = `This message is ${NUMBER.format(n - limit)} characters over the `
-      + `server's limit of ${NUMBER.format(limit)}. Shorten it to send it.`;
+    const extra = n - limit;
+    this.tooLong.textContent = `This message is ${NUMBER.format(extra)} character${extra === 1 ? "" : "s"} `
+      + `over the server's limit of ${NUMBER.format(limit)}. Shorten it to send it.`;
     this.tooLong.hidden = state !== "over";
     this.sendButton.disabled = Boolean(this.busy) || state === "over";
   }
