@@ -139,6 +139,14 @@ export class AgentPanel {
     );
   }
 
+  /** A failed agent's "Retry" button (after its reason): runs it again in a new turn. */
+  offerRetry(retry) {
+    const name = this.nameEl.textContent;
+    this.foot.append(h("button", { type: "button", class: "ghost small panel-retry",
+      "aria-label": `Retry ${name}`, title: `Ask ${name} again, alone, in a new turn of this session`,
+      onclick: () => retry() }, "Retry"));
+  }
+
   /** The turn ended while this panel was still open (cancelled or broken turn). */
   stop() {
     for (const group of this.toolGroups) group.calls.stop();

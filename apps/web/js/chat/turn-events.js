@@ -126,7 +126,11 @@ export const RENDERERS = {
       view.synthesis.fail(byModel(view.managerModel, describeFailure(e.code, e.error)), e.code);
       return;
     }
-    view.panel(e.round, e.agent_key).fail(describeFailure(e.code, e.error), e.code);
+    const panel = view.panel(e.round, e.agent_key);
+    panel.fail(describeFailure(e.code, e.error), e.code);
+    if (view.actions?.retryAgent && !view.el.dataset.continues) {
+      panel.offerRetry(() => view.actions.retryAgent(view, e.agent_key));
+    }
   },
 
   retrying(view, e) {
