@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from pantheon.llm.errors import BadRequest
 from tests.knowledge.test_knowledge_turn import librarian
 from tests.web.conftest import WAIT_MS, screenshot
 from tests.web.server import LiveServer
@@ -121,3 +122,37 @@ def test_each_agents_reply_is_an_answer_so_no_block_and_nothing_folds(
     expect(turn.locator(".panel").first).to_be_visible()
     expect(turn.locator(".answer")).to_have_count(0)
     expect(turn.locator(".turn-work")).to_have_count(0)
+
+
+def test_a_failed_last_stage_is_named_and_a_failed_synthesis_folds_nothing(
+    page: Page, server: LiveServer
+) -> None:
+    made = server.room_with("Broken line", ["first", "second"], mode="pipeline")
+    server.scripted.script("First output.", agent="first")
+    server.scripted.script(error=BadRequest("upstream refused"), agent="second")
+    _open(page, made, 1280, "light")
+    box = page.get_by_label("Message")
+    box.fill("Go")
+    box.press("Enter")
+    turn = page.locator(".turn").last
+    expect(turn).to_have_attribute("data-status", "partial", timeout=WAIT_MS)
+    head = turn.locator(".answer .answer-head")
+    expect(head).to_have_text(
+        "Answer: stage 1, First · stage 2 failed, so this is stage 1's output"
+    )
+    expect(turn.locator(".answer .answer-body")).to_have_text("First output.")
+
+    orch = server.room_with("No synthesis", ["lone"])
+    server.scripted.script('{"agents": ["lone"]}', purpose="route")
+    server.scripted.script(error=BadRequest("upstream refused"), purpose="synthesis")
+    page.goto(f"/#/rooms/{orch['room']['id']}/sessions/{orch['session']['id']}")
+    page.reload()
+    box.fill("Anyone?")
+    box.press("Enter")
+    turn = page.locator(".turn").last
+    expect(turn.locator(".answer .panel")).to_have_attribute(
+        "data-state", "failed", timeout=WAIT_MS
+    )
+    expect(turn).not_to_have_attribute("data-status", "running")
+    expect(turn.locator(".turn-work")).to_have_count(0)  # nothing to read instead: all stays
+    expect(turn.locator(".panel[data-agent='lone']")).to_be_visible()
