@@ -70,3 +70,22 @@ async def test_modes_lists_every_spec(client: httpx.AsyncClient) -> None:
     assert manual["hint"].startswith("In manual mode")
     standalone = next(item for item in body["items"] if item["name"] == "standalone")
     assert standalone["constraints"]["session"] == "agent"
+
+
+async def test_defaults_name_the_default_model_and_the_message_limit(
+    client: httpx.AsyncClient, settings: Settings
+) -> None:
+    body = (await client.get("/v1/defaults")).json()
+    assert body == {"default_model": "scripted", "max_message_chars": 32_000}
+    assert body["max_message_chars"] == settings.turns.max_message_chars
+    # The limit served is the one a turn is held to.
+    room = (await client.post("/v1/rooms", json={"name": "Limits"})).json()
+    agent = (
+        await client.post("/v1/agents", json={"key": "lim", "name": "Lim", "role_prompt": "r"})
+    ).json()
+    await client.post(f"/v1/rooms/{room['id']}/agents", json={"agent_id": agent["id"]})
+    session = (await client.post(f"/v1/rooms/{room['id']}/sessions", json={})).json()
+    over = {"message": "x" * (body["max_message_chars"] + 1)}
+    refused = await client.post(f"/v1/sessions/{session['id']}/turns", json=over)
+    assert refused.status_code == 422
+    assert refused.json()["limit"] == body["max_message_chars"]

@@ -36,6 +36,7 @@ COLLECTIONS = {
     ("GET", "/v1/tools"),  # the deployment's catalog: no user's data in it
     ("GET", "/v1/modes"),  # and the server's own catalogues
     ("GET", "/v1/error-codes"),
+    ("GET", "/v1/defaults"),
     ("GET", "/openai/v1/models"),
 }
 BODIES: dict[tuple[str, str], dict[str, Any]] = {

@@ -8,9 +8,11 @@ from typing import Any
 import httpx
 import openai
 
+from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.facade.conftest import collect, room_model, user
 from tests.factories import create_agent
+from tests.sse_client import read_events
 
 
 async def _turn(client: httpx.AsyncClient, turn_id: str) -> dict[str, Any]:
@@ -206,3 +208,20 @@ async def test_review_answer_is_the_chosen_draft_and_reviews_are_reasoning(
     assert "**Alpha** (@alpha):\nthe draft\n" in reasoning
     assert "Beta approves (score 9): good\n" in reasoning
     assert "Review stopped (approved); the answer is the draft of round 1." in reasoning
+
+
+async def test_a_retried_call_streams_the_same_answer(
+    client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    """The turn's ``retrying`` events are no part of the OpenAI answer (issue 24)."""
+    _script_roundtable(scripted)
+    scripted.script(error=Unavailable("cannot connect"), agent="beta", times=2)
+    model = await room_model(client, ["alpha", "beta"], "roundtable")
+    stream = await oai.chat.completions.create(model=model, messages=[user("hi")], stream=True)
+    chunks, content, reasoning = await collect(stream)
+    assert content == ROUNDTABLE_TEXT
+    assert "retry" not in reasoning.lower()
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+    turn_id = chunks[0].id.removeprefix("chatcmpl-")
+    events = await read_events(client, turn_id)
+    assert [data["attempt"] for _, data in events if data["type"] == "retrying"] == [2, 3]

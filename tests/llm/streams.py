@@ -4,21 +4,25 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator, Sequence
+from typing import TypeVar
 
-from pantheon.llm.types import StreamItem, TextDelta
+from pantheon.llm.types import GatewayItem, TextDelta
+
+# A provider's items, or the gateway's (which adds retry notices).
+Item = TypeVar("Item", bound=GatewayItem)
 
 
-async def collect(stream: AsyncIterator[StreamItem]) -> list[StreamItem]:
+async def collect(stream: AsyncIterator[Item]) -> list[Item]:
     return [item async for item in stream]
 
 
-async def drain(stream: AsyncIterator[StreamItem], into: list[StreamItem]) -> None:
+async def drain(stream: AsyncIterator[Item], into: list[Item]) -> None:
     """Like ``collect``, but what arrived before an error stays visible in ``into``."""
     async for item in stream:
         into.append(item)
 
 
-def texts(items: Sequence[StreamItem]) -> list[str]:
+def texts(items: Sequence[GatewayItem]) -> list[str]:
     return [i.text for i in items if isinstance(i, TextDelta)]
 
 

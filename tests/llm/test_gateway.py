@@ -13,8 +13,10 @@ from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import (
     ChatMessage,
     Completion,
+    GatewayItem,
     LLMRequest,
     ModelAlias,
+    Retrying,
     StreamItem,
     TextDelta,
     Usage,
@@ -119,7 +121,7 @@ async def test_no_retry_once_text_was_streamed(
     gateway: LLMGateway, scripted: ScriptedProvider, sleep: RecordingSleep
 ) -> None:
     scripted.script("a b c", error=Unavailable("cut"), error_at_chunk=2)
-    seen: list[StreamItem] = []
+    seen: list[GatewayItem] = []
     with pytest.raises(Unavailable, match="cut"):
         await drain(gateway.stream(REQUEST), seen)
     assert texts(seen) == ["a ", "b "]
@@ -157,3 +159,16 @@ async def test_closing_the_stream_closes_the_provider_stream(
     assert await anext(stream) == TextDelta("a ")
     await stream.aclose()
     assert scripted.requests[0].cancelled
+
+
+async def test_each_retry_is_announced_before_its_wait(
+    gateway: LLMGateway, scripted: ScriptedProvider, sleep: RecordingSleep
+) -> None:
+    scripted.script("ok")
+    scripted.script(error=RateLimited("429", retry_after_s=3), times=1)
+    scripted.script(error=Unavailable("503"), times=1)
+    items = [item async for item in gateway.stream(REQUEST)]
+    retries = [item for item in items if isinstance(item, Retrying)]
+    assert retries == [Retrying(2, 3, "unavailable", 0.5), Retrying(3, 3, "rate_limited", 3.0)]
+    assert sleep.delays == [0.5, 3.0]
+    assert texts(items) == ["ok"]

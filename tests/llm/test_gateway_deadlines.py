@@ -12,7 +12,7 @@ from pantheon.llm.errors import CallTimedOut, DeadlineExceeded, RateLimited, Tim
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.registry import SCRIPTED_ALIAS, ModelRegistry
-from pantheon.llm.types import ChatMessage, LLMRequest, StreamItem, ToolCall
+from pantheon.llm.types import ChatMessage, GatewayItem, LLMRequest, ToolCall
 from pantheon.settings import LLMSettings
 from tests.llm.streams import MaxRandom, RecordingSleep, drain, texts
 
@@ -41,7 +41,7 @@ async def test_a_dripping_upstream_is_cut_at_the_call_deadline() -> None:
     scripted, sleep = ScriptedProvider(), RecordingSleep()
     scripted.script(" ".join(["drip"] * 1000), chunk_delay_s=0.02)
     gateway = _gateway(scripted, sleep, stall_timeout_s=1.0, call_timeout_s=0.3)
-    received: list[StreamItem] = []
+    received: list[GatewayItem] = []
     loop = asyncio.get_running_loop()
     start = loop.time()
     with pytest.raises(CallTimedOut, match=r"longer than 0\.3 s") as raised:

@@ -10,7 +10,7 @@ import pytest
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
-from pantheon.llm.types import StreamItem, TextDelta, Usage
+from pantheon.llm.types import GatewayItem, TextDelta, Usage
 from tests.llm.mock_openai import REQUEST, MockOpenAI, Reply
 from tests.llm.streams import RecordingSleep, collect, drain, texts
 
@@ -113,7 +113,7 @@ async def test_connection_cut_midway_is_not_retried(
     openai_gateway: LLMGateway, mock_openai: MockOpenAI, sleep: RecordingSleep
 ) -> None:
     mock_openai.queue(Reply(chunks=("a", "b", "c", "d"), cut_after=2))
-    seen: list[StreamItem] = []
+    seen: list[GatewayItem] = []
     with pytest.raises(Unavailable, match="stream interrupted"):
         await drain(openai_gateway.stream(REQUEST), seen)
     assert texts(seen) == ["a", "b"]
@@ -133,7 +133,7 @@ async def test_clean_end_without_done_or_finish_is_interrupted(
     openai_provider: OpenAICompatProvider, mock_openai: MockOpenAI
 ) -> None:
     mock_openai.queue(Reply(finish=False, done=False, usage=None))
-    seen: list[StreamItem] = []
+    seen: list[GatewayItem] = []
     with pytest.raises(Unavailable, match="stream interrupted"):
         await drain(openai_provider.stream(mock_openai.alias(), REQUEST), seen)
     assert texts(seen) == ["Hello", " world"]

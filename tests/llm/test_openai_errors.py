@@ -13,7 +13,7 @@ from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Timeout, Unav
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider, parse_retry_after
 from pantheon.llm.registry import ModelRegistry
-from pantheon.llm.types import ModelAlias, StreamItem
+from pantheon.llm.types import GatewayItem, ModelAlias
 from pantheon.settings import LLMSettings
 from tests.llm.mock_openai import REQUEST, MockOpenAI, Reply
 from tests.llm.streams import RecordingSleep, collect, drain, texts
@@ -108,7 +108,7 @@ async def test_stall_mid_stream_is_a_timeout_and_not_retried(
     registry = ModelRegistry([mock_openai.alias()])
     gateway = LLMGateway(registry, {"openai": provider}, settings, sleep=sleep)
     mock_openai.queue(Reply(chunks=("a", "b"), stall_after=1))
-    seen: list[StreamItem] = []
+    seen: list[GatewayItem] = []
     with pytest.raises(Timeout):
         await drain(gateway.stream(REQUEST), seen)
     assert texts(seen) == ["a"]

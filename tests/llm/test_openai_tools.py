@@ -15,7 +15,7 @@ from pantheon.llm.providers.openai_compat import OpenAICompatProvider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.types import (
     ChatMessage,
-    StreamItem,
+    GatewayItem,
     TextDelta,
     ToolCall,
     ToolDefinition,
@@ -228,7 +228,7 @@ async def test_no_retry_after_a_call_was_yielded(
     openai_gateway: LLMGateway, mock_openai: MockOpenAI, sleep: RecordingSleep
 ) -> None:
     mock_openai.queue(Reply(raw=split_call(), chunks=("x",), cut_after=0))
-    seen: list[StreamItem] = []
+    seen: list[GatewayItem] = []
     with pytest.raises(Unavailable, match="interrupted"):
         await drain(openai_gateway.stream(TOOL_REQUEST), seen)
     assert seen == [CALL]

@@ -45,7 +45,7 @@ def test_a_room_of_three_runs_an_orchestrator_turn(page: Page, server: LiveServe
     page.locator("#sidebar").get_by_role("button", name="+ New room").click()
     dialog = page.locator("dialog[open]")
     dialog.get_by_label("Name").fill("Launch plan")
-    expect(dialog.get_by_label("Mode")).to_have_value("orchestrator")
+    expect(dialog.locator("select[name='mode']")).to_have_value("orchestrator")
     dialog.get_by_role("button", name="Create room").click()
     expect(page.locator(".view-title")).to_have_text("Launch plan")
 

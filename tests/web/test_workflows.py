@@ -90,7 +90,7 @@ def test_a_review_room_shows_rounds_scores_and_the_chosen_draft(
     expect(turn.locator(".round[data-round='2'] .panel[data-agent='writera']")).to_have_attribute(
         "data-chosen", "true"
     )
-    expect(turn.locator(".review-summary")).to_contain_text("Answer: the round 2 draft")
-    expect(turn.locator(".review-summary")).to_contain_text("every reviewer approved")
+    expect(turn.locator(".answer-head")).to_contain_text("Answer: the round 2 draft")
+    expect(turn.locator(".answer-head")).to_contain_text("every reviewer approved")
     expect(turn.locator(".decision.routing:visible")).to_have_count(0)  # no manager here
     screenshot(page, "review-rounds")

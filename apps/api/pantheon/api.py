@@ -13,7 +13,14 @@ from pydantic import BaseModel, Field
 from pantheon.agents.routes import router as agents_router
 from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
-from pantheon.deps import PrincipalDep, RegistryDep, ServicesDep, UoWDep, current_principal
+from pantheon.deps import (
+    PrincipalDep,
+    RegistryDep,
+    ServicesDep,
+    SettingsDep,
+    UoWDep,
+    current_principal,
+)
 from pantheon.engine.modes.specs import (
     MODE_SPECS,
     AnswerSource,
@@ -185,6 +192,24 @@ async def list_error_codes() -> ErrorCodeList:
     """Every error code a turn can carry, with its sentence (the page shows these)."""
     items = [ErrorCodeRead(code=code, sentence=code.sentence) for code in ErrorCode]
     return ErrorCodeList(items=items, total=len(items), limit=len(items), offset=0)
+
+
+class ServerDefaults(BaseModel):
+    default_model: str = Field(
+        description="the model alias an agent or a room's manager gets when none is chosen"
+    )
+    max_message_chars: int = Field(
+        description="the longest message a turn accepts (PANTHEON_TURNS__MAX_MESSAGE_CHARS)"
+    )
+
+
+@models.get("/v1/defaults")
+async def server_defaults(settings: SettingsDep) -> ServerDefaults:
+    """What the server fills in or enforces, for clients to show before they ask."""
+    return ServerDefaults(
+        default_model=settings.default_model,
+        max_message_chars=settings.turns.max_message_chars,
+    )
 
 
 def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:

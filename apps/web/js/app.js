@@ -10,6 +10,8 @@ import { openDocumentsDialog } from "./knowledge/documents-dialog.js";
 import { confirmDialog, formDialog } from "./core/dialogs.js";
 import { h } from "./core/dom.js";
 import { defaultMode, roomModes, setModes } from "./core/modes.js";
+import { setDefaults } from "./core/defaults.js";
+import { managerField, managerValue } from "./rooms/room-fields.js";
 import { notify, notifyError } from "./core/notify.js";
 import { clearRunning, loadRunning } from "./core/resume-store.js";
 import { openRosterDialog } from "./rooms/roster.js";
@@ -151,10 +153,11 @@ function roomActions(room) {
     documents: () => openDocumentsDialog({ kind: "room", id: room.id, name: room.name }),
     usage: () => openUsageDialog({ title: `Usage: ${room.name}`, load: () => api.roomUsage(room.id) }),
     rename: () => formDialog({
-      title: "Rename room",
+      title: "Edit room",
       fields: [{ name: "name", label: "Name", value: room.name, required: true, maxlength: 200 },
-        { name: "description", label: "Description", type: "textarea", rows: 2, value: room.description }],
-      onSubmit: (v) => api.updateRoom(room.id, v),
+        { name: "description", label: "Description", type: "textarea", rows: 2, value: room.description },
+        managerField(room, state.models)],
+      onSubmit: (v) => api.updateRoom(room.id, managerValue(v)),
     }).then((r) => r && reroute()),
     setMode: (mode) => api.updateRoom(room.id, { mode }).then(() => {
       notify(`Room default mode is now ${mode}.`);
@@ -202,8 +205,9 @@ async function newRoom() {
       { name: "description", label: "Description (optional)", type: "textarea", rows: 2 },
       { name: "mode", label: "Mode", type: "select", value: defaultMode("room"),
         options: roomModes().map((spec) => ({ value: spec.name, label: `${spec.name}: ${spec.description}` })) },
+      managerField(null, state.models),
     ],
-    onSubmit: (v) => api.createRoom(v),
+    onSubmit: (v) => api.createRoom(managerValue(v)),
   });
   if (room) {
     await refreshSidebar();
@@ -266,9 +270,10 @@ async function boot() {
   installShortcuts({ chat, newSession: () => current?.newSession(), findSessions: () => current?.browseSessions() });
   try {
     // The modes and the error sentences: once per page.
-    const [modes, errorCodes] = await Promise.all([api.modes(), api.errorCodes(), loadAll()]);
+    const [modes, errorCodes, defaults] = await Promise.all([api.modes(), api.errorCodes(), api.defaults(), loadAll()]);
     setModes(modes);
     setErrorCodes(errorCodes);
+    setDefaults(defaults);
   } catch (err) {
     main.replaceChildren(h("section", { class: "welcome error", role: "alert" },
       h("h1", {}, "Pantheon is not answering"), h("p", {}, err.message),

@@ -31,7 +31,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from pantheon.engine.call_output import CallOutput, RecordedToolCall
-from pantheon.engine.events import DeltaEvent
+from pantheon.engine.events import DeltaEvent, RetryingEvent
 from pantheon.engine.record import LLMCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
 from pantheon.engine.spending import (
@@ -45,7 +45,7 @@ from pantheon.error_codes import ErrorCode
 from pantheon.llm.digest import request_digest
 from pantheon.llm.errors import LLMError, UnknownModel
 from pantheon.llm.gateway import LLMGateway, closing_stream
-from pantheon.llm.types import LLMRequest, ModelAlias, TextDelta, ToolCall, Usage
+from pantheon.llm.types import LLMRequest, ModelAlias, Retrying, TextDelta, ToolCall, Usage
 
 logger = logging.getLogger(__name__)
 _SETTLING: set[asyncio.Future[None]] = set()
@@ -89,8 +89,9 @@ class CallRunner:
 
     async def stream(
         self, request: LLMRequest, round_no: int | None, outcome: CallOutcome
-    ) -> AsyncIterator[DeltaEvent]:
-        """The call's deltas; ``outcome`` holds its text, tool calls, usage and status."""
+    ) -> AsyncIterator[DeltaEvent | RetryingEvent]:
+        """The call's deltas (and a notice before each retry's wait); ``outcome`` holds its
+        text, tool calls, usage and status."""
         replayed = self.gateway.replays(request)
         hold = FreeHold(float("inf")) if replayed else await self._reserve(request, outcome)
         if hold is None:
@@ -117,6 +118,8 @@ class CallRunner:
                         yield DeltaEvent(
                             turn_id=self.turn_id, agent_key=key, text=item.text, round=round_no
                         )
+                    elif isinstance(item, Retrying):
+                        yield _retrying(self.turn_id, key, item, round_no)
             outcome.status = "ok"
         except LLMError as err:
             outcome.status, outcome.error_code = "error", err.code
@@ -207,6 +210,18 @@ async def _settle(hold: SpendHold, cost_usd: float, turn_id: str) -> None:
         await asyncio.shield(settling)
     except Exception:
         logger.exception("turn %s: settling a spend hold failed", turn_id)
+
+
+def _retrying(turn_id: str, key: str, item: Retrying, round_no: int | None) -> RetryingEvent:
+    return RetryingEvent(
+        turn_id=turn_id,
+        agent_key=key,
+        attempt=item.attempt,
+        max_attempts=item.max_attempts,
+        reason=item.code,
+        delay_s=round(item.delay_s, 2),
+        round=round_no,
+    )
 
 
 def _ms(seconds: float) -> int:

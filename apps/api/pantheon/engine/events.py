@@ -39,6 +39,9 @@ Notes:
   ``synthesis_completed`` follows.
 - ``usage`` on ``agent_completed`` is ``{"input_tokens", "output_tokens"}``; on
   ``turn_completed`` it also has ``cost_usd``.
+- ``retrying``: a call of ``agent_key`` (``manager`` for the synthesis) failed with the
+  retryable error code ``reason`` before any text; the gateway waits ``delay_s`` seconds
+  and makes attempt ``attempt`` of ``max_attempts``. Nothing is recorded for it.
 - ``tool_call.round`` / ``tool_result.round`` is the speaker's tool round (1-based,
   counted per agent over the turn), not the orchestrator round. ``arguments`` is always
   an object: when the model's argument text is not a JSON object it is ``{}`` and
@@ -175,6 +178,16 @@ class AgentFailedEvent(_Event):
     agent_key: str
     error: str
     code: str
+    round: int | None = None
+
+
+class RetryingEvent(_Event):
+    type: Literal["retrying"] = "retrying"
+    agent_key: str
+    attempt: int
+    max_attempts: int
+    reason: str
+    delay_s: float
     round: int | None = None
 
 
@@ -344,6 +357,7 @@ TurnEvent = Annotated[
     | DeltaEvent
     | AgentCompletedEvent
     | AgentFailedEvent
+    | RetryingEvent
     | ToolCallEvent
     | ToolResultEvent
     | ApprovalRequiredEvent

@@ -68,6 +68,7 @@ IGNORED = frozenset(
     {
         "summary", "round_end", "routing", "approval_required", "evaluation",
         "stage_started", "review", "review_completed", "turn_completed", "error",
+        "retrying",
     }
 )  # fmt: skip
 

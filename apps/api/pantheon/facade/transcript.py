@@ -223,6 +223,7 @@ HANDLERS: dict[str, Handler | None] = {
     "delta": Transcript._on_delta,
     "agent_completed": Transcript._on_agent_completed,
     "agent_failed": Transcript._on_agent_failed,
+    "retrying": None,
     "tool_call": Transcript._on_tool_call,
     "tool_result": Transcript._on_tool_result,
     "approval_required": Transcript._on_approval_required,

@@ -19,6 +19,8 @@ Promises:
   because the caller may already have shown or acted on it.
 - Closing the stream early closes the provider stream at once (and so the upstream
   connection); nothing keeps running in the background.
+- Before each retry's wait ``stream`` yields a ``Retrying`` notice (the next attempt's
+  number, the limit, the failed attempt's code, the wait) so a caller can say so.
 - ``complete`` is ``stream`` folded, so the two cannot drift apart.
 """
 
@@ -38,9 +40,10 @@ from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import (
     Completion,
+    GatewayItem,
     LLMRequest,
     ModelAlias,
-    StreamItem,
+    Retrying,
     TextDelta,
     ToolCall,
     Usage,
@@ -102,8 +105,9 @@ class LLMGateway:
         anyone (a replay's gateway, docs/replay.md); the plain gateway never does."""
         return False
 
-    async def stream(self, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:
-        """Text deltas and tool calls, then exactly one ``Usage``; see the module docstring."""
+    async def stream(self, request: LLMRequest) -> AsyncGenerator[GatewayItem, None]:
+        """Text deltas, tool calls and retry notices, then exactly one ``Usage``; see the
+        module docstring."""
         alias, provider = self.resolve(request.model)
         deadline = self._call_deadline()
         texts: list[str] = []
@@ -140,6 +144,7 @@ class LLMGateway:
                     delay,
                 )
                 usage = None
+                yield Retrying(attempt + 1, self.settings.max_attempts, err.code, delay)
                 await self._sleep(delay)
         yield usage or self._estimate(request, "".join(texts))
 
@@ -201,7 +206,7 @@ class LLMGateway:
                     texts.append(item.text)
                 elif isinstance(item, ToolCall):
                     calls.append(item)
-                else:
+                elif isinstance(item, Usage):
                     usage = item
         return Completion(text="".join(texts), usage=usage, tool_calls=tuple(calls))
 

@@ -95,6 +95,21 @@ class Usage:
 
 StreamItem = TextDelta | ToolCall | Usage
 
+
+@dataclass(frozen=True, slots=True)
+class Retrying:
+    """The gateway waits ``delay_s`` seconds, then makes attempt ``attempt`` of
+    ``max_attempts``: the previous one failed with error code ``code``. Only the gateway
+    yields it (providers never do), so a caller can say so while it waits."""
+
+    attempt: int
+    max_attempts: int
+    code: str
+    delay_s: float
+
+
+GatewayItem = StreamItem | Retrying
+
 # How an alias's upstream takes a JSON schema for the reply: OpenAI's ``response_format``
 # with ``json_schema``, llama.cpp's ``json_object`` with a ``schema``, or not at all.
 StructuredOutput = Literal["json_schema", "json_object", "none"]

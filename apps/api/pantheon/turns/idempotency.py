@@ -18,6 +18,7 @@ __all__ = ["ensure_same_request", "request_hash"]
 def request_hash(data: TurnCreate) -> str:
     """A stable digest of the request body (key order and spacing do not matter)."""
     # Fields added later count only when set, so stored digests of older bodies still match.
-    body = data.model_dump(exclude={"rerun_from"} if data.rerun_from is None else None)
+    later = {"rerun_from", "agent"}
+    body = data.model_dump(exclude={name for name in later if getattr(data, name) is None})
     canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode()).hexdigest()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pantheon.db.models import Agent, ChatSession, Message, Turn
+from pantheon.db.models import Agent, ChatSession, Message, RoomAgent, Turn
 from pantheon.engine.mentions import NoValidMention, require_mentions
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import (
@@ -62,6 +62,15 @@ _HISTORY_ROLES: dict[str, HistoryRole] = {r: r for r in ("user", "assistant", "m
 _MODES: dict[str, Mode] = {m: m for m in MODES}
 # The one mode a session opened on an agent runs (the spec whose session is "agent").
 _AGENT_SESSION_MODE = next(m for m in MODES if mode_spec(m).session == "agent")
+# The mode a one-agent turn (``agent``, a retry) runs in when none is given: the first room
+# mode in which each agent answers for itself and no mention is needed.
+_ONE_AGENT_MODE = next(
+    m
+    for m in MODES
+    if (spec := mode_spec(m)).session == "room"
+    and spec.answer == "each_agent"
+    and not spec.needs_mentions
+)
 
 
 def _history_entry(message: Message) -> HistoryEntry:
@@ -117,6 +126,11 @@ async def _roster_and_mode(
     db: AsyncSession, owner_id: uuid.UUID, chat: ChatSession, data: TurnCreate
 ) -> _Cast:
     if chat.agent_id is not None:
+        if data.agent is not None:
+            raise Unprocessable(
+                "'agent' picks one agent of a room's roster; this session is opened on one "
+                "agent: send the message again instead"
+            )
         mode = data.mode or _AGENT_SESSION_MODE
         if mode_spec(mode).session != "agent":
             raise Unprocessable(
@@ -130,7 +144,7 @@ async def _roster_and_mode(
     rooms = RoomRepository(db)
     room = await rooms.get(owner_id, chat.room_id)
     assert room is not None  # likewise for live rooms
-    mode = data.mode or _MODES[room.mode]
+    mode = data.mode or (_ONE_AGENT_MODE if data.agent else _MODES[room.mode])
     spec = mode_spec(mode)
     if spec.session != "room":
         raise Unprocessable(f"'{mode}' turns need a session opened on one agent, not a room")
@@ -139,6 +153,8 @@ async def _roster_and_mode(
         raise Unprocessable(
             f"room {room.id} has no agents; add one with POST /v1/rooms/{{id}}/agents"
         )
+    if data.agent is not None:
+        members = _only(members, data.agent)
     if len(members) < spec.min_agents:
         raise Unprocessable(
             f"a {mode} turn needs at least {_count(spec.min_agents)} agents in room {room.id} "
@@ -146,6 +162,18 @@ async def _roster_and_mode(
         )
     roster = tuple(_agent_snapshot(agent, member.position) for member, agent in members)
     return _Cast(mode, roster, room.manager_model, room.description)
+
+
+def _only(members: Sequence[tuple[RoomAgent, Agent]], key: str) -> list[tuple[RoomAgent, Agent]]:
+    """The one roster entry of agent ``key`` (``agent`` in the request), else 422."""
+    chosen = [(member, agent) for member, agent in members if agent.key == key]
+    if not chosen:
+        keys = [agent.key for _, agent in members]
+        raise Unprocessable(
+            f"agent '{key}' is not in this room's roster (its agents: {', '.join(keys)})",
+            room_keys=keys,
+        )
+    return chosen
 
 
 async def _check_models(
@@ -205,6 +233,10 @@ async def prepare_turn(
             f"message is {len(data.message)} characters; the limit is {limit} "
             "(PANTHEON_TURNS__MAX_MESSAGE_CHARS)",
             limit=limit,
+        )
+    if data.agent is not None and data.rerun_from is not None:
+        raise Unprocessable(
+            "'agent' runs one agent afresh; it cannot be combined with 'rerun_from'"
         )
     cast = await _roster_and_mode(db, owner_id, chat, data)
     mode, roster = cast.mode, _with_instructions(cast.roster, context)

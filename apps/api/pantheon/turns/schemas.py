@@ -27,6 +27,17 @@ class TurnCreate(RequestBody):
         ),
     )
 
+    agent: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description=(
+            "Room sessions only: run just this roster agent (its key) on the message, e.g. "
+            "to retry one that failed; the turn runs in `mode`, else in the first room mode "
+            "where each agent answers for itself (roundtable)"
+        ),
+    )
+
     @field_validator("message")
     @classmethod
     def _has_text(cls, message: str) -> str:

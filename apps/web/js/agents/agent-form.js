@@ -5,6 +5,7 @@
 import { api } from "../core/api.js";
 import { formDialog } from "../core/dialogs.js";
 import { toolsPicker } from "./tools-picker.js";
+import { serverDefaultLabel } from "../core/defaults.js";
 
 /** Resolves to {agent, addedTo: room|null, joinError}, or null when cancelled. */
 export async function agentDialog({ agent = null, models, room = null }) {
@@ -17,7 +18,7 @@ export async function agentDialog({ agent = null, models, room = null }) {
   }
   const picker = toolsPicker({ tools, selected: agent?.tools ?? [], loadError });
   const options = [
-    ...(agent ? [] : [{ value: "", label: "server default" }]),
+    ...(agent ? [] : [{ value: "", label: serverDefaultLabel() }]),
     ...models.map((m) => ({ value: m.name, label: `${m.name} (${m.provider}: ${m.model})` })),
   ];
   if (agent && !models.some((m) => m.name === agent.model)) {

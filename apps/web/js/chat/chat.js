@@ -30,6 +30,7 @@ export class ChatPane {
       regenerate: (view) => this.send({ message: view.message, mode: this.modeFor(view) }),
       edit: (view) => this.composer.edit(view.message, view.mode),
       rerunFrom: (view, key) => this.send({ message: view.message, mode: this.modeFor(view), rerunFrom: key }),
+      retryAgent: (view, key) => this.retryAgent(view, key),
       decide: (view, decisions) => this.decide(view, decisions),
     };
     this.el = h("section", { class: "chat" }, this.log, this.composer.el);
@@ -102,6 +103,14 @@ export class ChatPane {
     this.updateComposer(); // Edit/Regenerate wait while a turn runs
   }
 
+  /** A failed agent again, in a new turn: a mode that re-runs from a stage does so (the
+   * stages before it keep their output); a room runs just that agent (`agent`); an agent's
+   * session has only it, so the message is simply sent again. */
+  retryAgent(view, key) {
+    if (modeSpec(view.mode)?.can_rerun) return this.actions.rerunFrom(view, key);
+    return this.send({ message: view.message, agent: this.context?.room ? key : null });
+  }
+
   /** The mode to send with a regenerated turn: its own, unless that is the room's default. */
   modeFor(view) {
     const room = this.context?.room;
@@ -122,7 +131,7 @@ export class ChatPane {
     } else if (this.busy) hint = "Agents are answering… (Esc stops)";
     else if (noAgents) hint = "Add agents to the roster first.";
     this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint, link);
-    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun")) {
+    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun, .panel-retry")) {
       button.disabled = this.busy;
     }
     // rerun_from reuses the session's latest turn in that mode: only its stages offer it.
@@ -136,7 +145,7 @@ export class ChatPane {
     }
   }
 
-  async send({ message, mode, rerunFrom = null }) {
+  async send({ message, mode, rerunFrom = null, agent = null }) {
     if (this.busy) return;
     this.composer.setBusy(true, "Sending…");
     let sessionId;
@@ -152,7 +161,8 @@ export class ChatPane {
     const body = { message };
     if (this.context.room && mode) body.mode = mode;
     if (rerunFrom) body.rerun_from = rerunFrom;
-    const shown = body.mode ?? this.context.room?.mode ?? defaultMode("agent");
+    if (agent) body.agent = agent;
+    const shown = body.mode ?? (agent ? "" : this.context.room?.mode) ?? defaultMode("agent");
     const live = new LiveTurn({ sessionId, message, mode: shown, actions: this.actions,
       onFinished: async (_live, outcome) => {
         // A refused first message leaves no empty session behind (docs/web.md).

@@ -8,6 +8,8 @@ import { panelId } from "./panel.js";
 import { citedSources } from "../text/sources.js";
 
 const TOOL = "search_knowledge";
+// The events after which the turn's Answer block (answer.js) has its final text.
+const CLOSING = new Set(["synthesis_completed", "review_completed", "turn_completed"]);
 
 /** A "Sources" list for an answer (see text/sources.js), or null when nothing was found.
  * Each source is a button: it opens its passage under the list (clicked again, closes it). */
@@ -48,8 +50,9 @@ function place(el, sources, before = null) {
 /**
  * Follow a turn's events (TurnView.apply calls this after the renderer): collect each
  * agent's search_knowledge results between agent_started and agent_completed, then put
- * the Sources under that answer. The answer that closes the turn (the synthesis, a review's
- * chosen draft) lists the sources of every agent that searched.
+ * the Sources under that answer. The Answer block that closes the turn (the synthesis, a
+ * review's chosen draft, a pipeline's last stage) lists the sources of every agent that
+ * searched.
  */
 export function trackCitations(view, event) {
   const state = (view.citations ??= { open: new Map(), results: new Map(), all: [] });
@@ -68,12 +71,10 @@ export function trackCitations(view, event) {
     state.open.delete(key);
     const sources = panel && found.length ? renderSources(panel.text, found) : null;
     if (sources) place(panel.el, sources, panel.foot);
-  } else if (type === "synthesis_completed" && view.synthesis && state.all.length) {
-    const sources = renderSources(event.text, state.all);
-    if (sources) place(view.synthesis.el, sources, view.synthesis.foot);
-  } else if (type === "review_completed" && state.all.length) {
-    const answer = view.body.querySelector(":scope > .answer:last-of-type");
-    const sources = answer ? renderSources(event.text, state.all) : null;
-    if (sources) place(answer, sources);
+  } else if (CLOSING.has(type) && view.answerText && state.all.length) {
+    const synthesis = view.answerEl?.classList.contains("synthesis") ? view.synthesis : null;
+    const sources = view.answerEl ? renderSources(view.answerText, state.all) : null;
+    if (sources && synthesis) place(synthesis.el, sources, synthesis.foot);
+    else if (sources) place(view.answerEl, sources);
   }
 }

@@ -1,9 +1,14 @@
 // The message box: Enter sends, Shift+Enter adds a line, the per-message mode for rooms,
-// an "editing" banner for edit-and-resend, and @mention suggestions.
+// an "editing" banner for edit-and-resend, @mention suggestions, and a live count against
+// the server's message limit (GET /v1/defaults): an over-long message is not sent.
 
 import { h } from "../core/dom.js";
 import { attachMentions } from "./mention-list.js";
 import { defaultMode, modeSpec, roomModes } from "../core/modes.js";
+import { serverDefaults } from "../core/defaults.js";
+
+const NUMBER = new Intl.NumberFormat("en");
+const NEAR = 0.9; // the count turns to a warning from this share of the limit
 
 export class Composer {
   /** onSend({message, mode}) -> Promise; mode is "" for the room's default. */
@@ -15,6 +20,7 @@ export class Composer {
       placeholder: "Write a message. Enter sends, Shift+Enter adds a line.",
       onkeydown: (event) => this.onKey(event),
       oninput: () => this.fit(),
+      "aria-describedby": "composer-count",
     });
     this.mentions = attachMentions(this.input,
       () => (modeSpec(this.effectiveMode)?.needs_mentions ? this.roster : []));
@@ -24,12 +30,14 @@ export class Composer {
     this.modeField = h("label", { class: "inline-field turn-mode" }, this.modeSelect, this.modeNote);
     this.sendButton = h("button", { type: "submit", class: "primary" }, "Send");
     this.hint = h("span", { class: "composer-hint" });
+    this.count = h("span", { id: "composer-count", class: "composer-count", "aria-live": "polite" });
+    this.tooLong = h("p", { class: "composer-too-long", role: "alert", hidden: true });
     this.editNote = h("div", { class: "edit-note", role: "status", hidden: true },
       h("span", {}, "Editing a sent message: Send posts it as a new turn; the original stays above."),
       h("button", { type: "button", class: "ghost small", onclick: () => this.cancelEdit() }, "Cancel edit"));
     this.el = h("form", { class: "composer", onsubmit: (event) => this.submit(event) },
-      this.editNote, this.mentions.list, this.input,
-      h("div", { class: "composer-bar" }, this.modeField, this.hint, this.sendButton));
+      this.editNote, this.mentions.list, this.input, this.tooLong,
+      h("div", { class: "composer-bar" }, this.modeField, this.hint, this.count, this.sendButton));
   }
 
   /** room: the room (its mode and roster) or null on an agent's page. */
@@ -54,7 +62,8 @@ export class Composer {
 
   /** link: {href, text} after the hint (e.g. the chat whose turn is running), or null. */
   setBusy(busy, hint, link = null) {
-    this.sendButton.disabled = busy;
+    this.busy = busy;
+    this.sendButton.disabled = busy || this.over(this.input.value.trim());
     this.hint.replaceChildren(hint,
       ...(link ? [" ", h("a", { class: "composer-hint-link", href: link.href }, link.text)] : []));
   }
@@ -70,7 +79,12 @@ export class Composer {
   async submit(event) {
     event.preventDefault();
     const message = this.input.value.trim();
-    if (!message || this.sendButton.disabled) return;
+    if (!message || this.busy) return;
+    if (this.over(message)) { // refused here: the server would refuse it too
+      this.tooLong.hidden = false;
+      this.input.focus();
+      return;
+    }
     const mode = this.modeField.hidden ? "" : this.modeSelect.value;
     this.input.value = "";
     this.fit();
@@ -95,10 +109,41 @@ export class Composer {
     if (!this.input.value.trim()) this.input.value = message;
   }
 
-  /** The box grows with its text (up to a cap in CSS, then it scrolls) and shrinks back. */
+  /** The box grows with its text (up to a cap in CSS, then it scrolls) and shrinks back;
+   * the count follows. */
   fit() {
     this.input.style.height = "auto";
     this.input.style.height = `${this.input.scrollHeight + 2}px`;
+    this.updateCount();
+  }
+
+  /** Characters as the server counts them (code points of the trimmed text). */
+  length(text = this.input.value.trim()) {
+    return Array.from(text).length;
+  }
+
+  over(text) {
+    const limit = serverDefaults().max_message_chars;
+    return Boolean(limit) && this.length(text) > limit;
+  }
+
+  /** "1,234 / 32,000" under the box: a warning near the limit, an error above it, when
+   * Send is refused with a sentence saying by how much. */
+  updateCount() {
+    const limit = serverDefaults().max_message_chars;
+    const n = this.length();
+    this.count.hidden = !limit || n === 0;
+    if (!limit) return;
+    const state = n > limit ? "over" : n >= limit * NEAR ? "near" : "ok";
+    this.count.textContent = `${NUMBER.format(n)} / ${NUMBER.format(limit)}`;
+    this.count.dataset.state = state;
+    this.count.title = `${NUMBER.format(n)} of the ${NUMBER.format(limit)} characters a message may have`;
+    this.input.setAttribute("aria-invalid", String(state === "over"));
+    const extra = n - limit;
+    this.tooLong.textContent = `This message is ${NUMBER.format(extra)} character${extra === 1 ? "" : "s"} `
+      + `over the server's limit of ${NUMBER.format(limit)}. Shorten it to send it.`;
+    this.tooLong.hidden = state !== "over";
+    this.sendButton.disabled = Boolean(this.busy) || state === "over";
   }
 
   focus() {

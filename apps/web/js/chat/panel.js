@@ -1,6 +1,7 @@
 // One agent's answer box: header (name, key, state, copy), Markdown body, footer (figures,
 // error). data-state: waiting (routed, not started) -> started -> streaming (has deltas)
-//             -> done | failed | stopped, or paused (waits for a person's approval).
+//             -> done | failed | stopped, or paused (waits for a person's approval);
+// retrying (a failed call waits to be tried again) between started and streaming.
 // Tests and CSS read it.
 
 import { h } from "../core/dom.js";
@@ -8,6 +9,7 @@ import { formatMs } from "../text/format.js";
 import { renderInto } from "../text/markdown-dom.js";
 import { copyButton } from "../core/clipboard.js";
 import { ToolCalls } from "./tool-calls.js";
+import { describeFailure } from "../text/humanize.js";
 
 const STATE_LABEL = {
   waiting: "queued",
@@ -77,8 +79,17 @@ export class AgentPanel {
     this.text += text;
     this.deltas += 1;
     this.el.dataset.deltas = String(this.deltas);
-    if (this.state === "waiting" || this.state === "started") this.setState("streaming");
+    if (["waiting", "started", "retrying"].includes(this.state)) this.setState("streaming");
     this.scheduleRender();
+  }
+
+  /** retrying: the call failed before any text and the server tries it again after a
+   * wait; shown until text comes (or the agent ends). */
+  retrying(e) {
+    this.retry = e;
+    this.setState("retrying");
+    this.stateEl.textContent = `retrying ${e.attempt}/${e.max_attempts}`;
+    this.render();
   }
 
   /** A tool call announced (tool_call) and its outcome (tool_result), by call_id. */
@@ -128,6 +139,14 @@ export class AgentPanel {
     );
   }
 
+  /** A failed agent's "Retry" button (after its reason): runs it again in a new turn. */
+  offerRetry(retry) {
+    const name = this.nameEl.textContent;
+    this.foot.append(h("button", { type: "button", class: "ghost small panel-retry",
+      "aria-label": `Retry ${name}`, title: `Ask ${name} again, alone, in a new turn of this session`,
+      onclick: () => retry() }, "Retry"));
+  }
+
   /** The turn ended while this panel was still open (cancelled or broken turn). */
   stop() {
     for (const group of this.toolGroups) group.calls.stop();
@@ -169,9 +188,17 @@ export class AgentPanel {
     if (this.verdict) return this.body.replaceChildren(...this.verdict);
     if (this.toolGroups.length) return this.renderWithTools();
     renderInto(this.body, this.text);
-    if (!this.text && this.state !== "failed") {
+    if (!this.text && this.state === "retrying") this.body.replaceChildren(this.retryNote());
+    else if (!this.text && this.state !== "failed") {
       this.body.replaceChildren(h("p", { class: "placeholder" }, this.state === "stopped" ? "(no text)" : "…"));
     }
+  }
+
+  retryNote() {
+    const { attempt, max_attempts: max, reason, delay_s: delay } = this.retry;
+    const why = describeFailure(reason).split(/(?<=\.)\s/)[0]; // its first sentence: what happened
+    return h("p", { class: "retry-note", role: "status" },
+      `${why} Retrying after a ${formatMs(delay * 1000)} wait: attempt ${attempt} of ${max}.`);
   }
 
   /** The text cut where tool calls happened (one part without tool calls). */
@@ -200,6 +227,7 @@ export class AgentPanel {
     }
     const after = this.text.slice(from);
     if (after.trim()) nodes.push(renderInto(h("div", { class: "md-part" }), after));
+    else if (this.state === "retrying") nodes.push(this.retryNote());
     else if (!["done", "failed", "stopped", "paused"].includes(this.state)) nodes.push(h("p", { class: "placeholder" }, "…"));
     this.body.replaceChildren(...nodes);
   }

@@ -126,7 +126,16 @@ export const RENDERERS = {
       view.synthesis.fail(byModel(view.managerModel, describeFailure(e.code, e.error)), e.code);
       return;
     }
-    view.panel(e.round, e.agent_key).fail(describeFailure(e.code, e.error), e.code);
+    const panel = view.panel(e.round, e.agent_key);
+    panel.fail(describeFailure(e.code, e.error), e.code);
+    if (view.actions?.retryAgent && !view.el.dataset.continues) {
+      panel.offerRetry(() => view.actions.retryAgent(view, e.agent_key));
+    }
+  },
+
+  retrying(view, e) {
+    const panel = view.synthesis && e.agent_key === "manager" ? view.synthesis : view.panel(e.round, e.agent_key);
+    panel.retrying(e);
   },
 
   synthesis_started(view) {
@@ -138,6 +147,7 @@ export const RENDERERS = {
 
   synthesis_completed(view, e) {
     view.synthesis?.complete(e.text);
+    view.answerText = e.text;
   },
 
   turn_completed(view, e) {

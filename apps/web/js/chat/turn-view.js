@@ -10,6 +10,7 @@ import { renderUsage } from "./turn-usage.js";
 import { copyButton } from "../core/clipboard.js";
 import { trackCitations } from "./citations.js";
 import { ApprovalCard } from "./approval-card.js";
+import { answerBlock, foldWork, lastStageAnswer } from "./answer.js";
 
 const STATUS_LABEL = {
   running: "running",
@@ -108,6 +109,8 @@ export class TurnView {
         if (line.dataset.pending === "true") line.hidden = true;
       }
     }
+    lastStageAnswer(this);
+    foldWork(this);
   }
 
   /** The turn's approval card, made on its first approval_required event. */
@@ -175,8 +178,7 @@ export class TurnView {
       const el = h("section", { class: "round", dataset: { round: key } }, title, routing, grid, evaluation);
       round = { el, grid, routing, evaluation };
       this.rounds.set(key, round);
-      const synthesisEl = this.synthesis?.el.parentElement;
-      if (synthesisEl) this.body.insertBefore(el, synthesisEl);
+      if (this.answerEl) this.body.insertBefore(el, this.answerEl);
       else this.body.append(el);
     }
     return round;
@@ -193,9 +195,10 @@ export class TurnView {
     return panel;
   }
 
+  /** The manager's synthesis streams inside the turn's Answer block. */
   startSynthesis() {
-    this.synthesis = new AgentPanel({ key: "manager", name: "Manager synthesis", kind: "synthesis" });
+    this.synthesis = new AgentPanel({ key: "manager", name: "Answer: synthesis", kind: "synthesis" });
     this.synthesis.start();
-    this.body.append(h("div", { class: "synthesis" }, this.synthesis.el));
+    answerBlock(this, { content: this.synthesis.el }).classList.add("synthesis");
   }
 }

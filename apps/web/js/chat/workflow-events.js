@@ -5,7 +5,7 @@
 // verdicts with scores; the chosen draft is marked and the reason the loop stopped shown.
 
 import { h } from "../core/dom.js";
-import { renderMarkdown } from "../text/markdown-dom.js";
+import { answerBlock } from "./answer.js";
 import { reviewStopText, reviewVerdictText } from "../text/format.js";
 import { panelId } from "./panel.js";
 
@@ -59,6 +59,7 @@ export const WORKFLOW_RENDERERS = {
 
   stage_completed(view, e) {
     setStage(stageChip(view, e), e.ok ? (e.reused ? "reused" : "done") : "failed");
+    (view.stageResults ??= []).push(e); // the Answer, once the turn ends (answer.js)
     if (!e.reused) return;
     const panel = view.panel(null, e.agent_key);
     panel.setName(e.agent_name);
@@ -87,9 +88,7 @@ export const WORKFLOW_RENDERERS = {
     const which = e.round ? `the round ${e.round} draft` : "no draft";
     const score = e.score === null || e.score === undefined ? "" : ` (score ${e.score})`;
     // The answer closes the turn, in full, where a person looks: under the rounds.
-    view.body.append(h("section", { class: "answer", "aria-label": "Answer" },
-      h("p", { class: "review-summary", role: "note", dataset: { reason: e.reason } },
-        h("strong", {}, `Answer: ${which}${score}`), ` · stopped: ${reviewStopText(e.reason)}`),
-      e.text ? h("div", { class: "answer-body md" }, renderMarkdown(e.text)) : null));
+    answerBlock(view, { title: `Answer: ${which}${score}`, note: `stopped: ${reviewStopText(e.reason)}`,
+      text: e.text || null }).dataset.reason = e.reason;
   },
 };

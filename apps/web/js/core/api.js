@@ -127,6 +127,7 @@ export const api = {
   models: () => request("GET", "/v1/models").then((page) => page.items),
   modes: () => request("GET", "/v1/modes").then((page) => page.items),
   errorCodes: () => request("GET", "/v1/error-codes").then((page) => page.items),
+  defaults: () => request("GET", "/v1/defaults"),
   tools: () => all("/v1/tools"),
 
   rooms: () => all("/v1/rooms"),
