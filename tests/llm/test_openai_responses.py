@@ -21,6 +21,7 @@ from pantheon.llm.types import (
     LLMRequest,
     ModelAlias,
     ResponseFormat,
+    Retrying,
     StreamItem,
     TextDelta,
     ToolCall,
@@ -70,7 +71,7 @@ async def _collect(
         provider = OpenAIResponsesProvider(client, settings)
         registry = ModelRegistry([_alias(upstream, **options)])
         gateway = LLMGateway(registry, {"openai_responses": provider}, settings)
-        return [item async for item in gateway.stream(request)]
+        return [item async for item in gateway.stream(request) if not isinstance(item, Retrying)]
 
 
 async def test_text_streams_as_deltas_with_the_upstream_usage(upstream: MockResponses) -> None:

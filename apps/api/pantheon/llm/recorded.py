@@ -19,7 +19,7 @@ from pantheon.error_codes import ErrorCode
 from pantheon.llm.digest import request_digest
 from pantheon.llm.errors import LLMError
 from pantheon.llm.gateway import LLMGateway, closing_stream
-from pantheon.llm.types import LLMRequest, StreamItem, TextDelta, ToolCall, Usage
+from pantheon.llm.types import GatewayItem, LLMRequest, TextDelta, ToolCall, Usage
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +73,9 @@ class RecordedGateway(LLMGateway):
                 return pool.popleft()
         return None
 
-    async def stream(self, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:
-        """The recorded answer, or the real gateway's when there is none."""
+    async def stream(self, request: LLMRequest) -> AsyncGenerator[GatewayItem, None]:
+        """The recorded answer, or the real gateway's (retry notices included) when there
+        is none."""
         call = self._take(request)
         if call is None:
             self.paid += 1

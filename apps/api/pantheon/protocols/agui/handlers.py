@@ -32,6 +32,7 @@ from pantheon.engine.events import (
     ErrorEvent,
     EvaluationEvent,
     LLMCallEvent,
+    RetryingEvent,
     ReviewCompletedEvent,
     ReviewEvent,
     RoundEndEvent,
@@ -192,6 +193,10 @@ def stage_completed(fold: RunFold, event: StageCompletedEvent) -> Out:
     return out + fold.close_step(f"stage {event.stage}", ok=event.ok)
 
 
+def retrying(fold: RunFold, event: RetryingEvent) -> Out:
+    return _custom("pantheon.retrying", event)
+
+
 def review(fold: RunFold, event: ReviewEvent) -> Out:
     return _custom("pantheon.review", event)
 
@@ -221,6 +226,7 @@ def table() -> dict[str, Callable[[RunFold, Any], Out] | None]:
         DeltaEvent: delta,
         AgentCompletedEvent: agent_completed,
         AgentFailedEvent: agent_failed,
+        RetryingEvent: retrying,
         ToolCallEvent: tool_call,
         ToolResultEvent: tool_result,
         ApprovalRequiredEvent: approval_required,
