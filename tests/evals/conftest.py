@@ -90,11 +90,13 @@ async def start_run(client: httpx.AsyncClient, **body: Any) -> dict[str, Any]:
     return run
 
 
-async def finished(client: httpx.AsyncClient, run_id: str, attempts: int = 3000) -> dict[str, Any]:
+async def finished(
+    client: httpx.AsyncClient, run_id: str, attempts: int = 3000, every_s: float = 0.01
+) -> dict[str, Any]:
     """The run once it ended (polled; fails after ``attempts`` polls)."""
     for _ in range(attempts):
         run: dict[str, Any] = (await client.get(f"/v1/evals/{run_id}")).json()
         if run["status"] != "running":
             return run
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(every_s)
     raise AssertionError(f"eval run {run_id} still running")
