@@ -85,10 +85,18 @@ async def test_cases_as_json_are_validated_with_their_path(client: httpx.AsyncCl
 async def test_a_run_of_unknown_things_is_refused(client: httpx.AsyncClient) -> None:
     room_id = await demo_room(client)
     dataset_id = await example_dataset(client)
+    ghost = str(uuid.uuid4())
+    for body, named in [
+        ({"dataset_id": ghost, "targets": [{"room_id": room_id}]}, f"dataset_id: dataset {ghost}"),
+        ({"dataset_id": dataset_id, "targets": [{"room_id": ghost}]},
+         f"targets[0].room_id: room {ghost} not found"),
+        ({"dataset_id": dataset_id, "targets": [{"agent_id": ghost}]},
+         f"targets[0].agent_id: agent {ghost} not found"),
+    ]:  # fmt: skip
+        response = await client.post("/v1/evals", json=body)
+        assert response.status_code == 404, (body, response.text)
+        assert named in response.json()["detail"]
     cases: list[tuple[dict[str, Any], str]] = [
-        ({"dataset_id": str(uuid.uuid4()), "targets": [{"room_id": room_id}]}, "dataset_id: no"),
-        ({"dataset_id": dataset_id, "targets": [{"room_id": str(uuid.uuid4())}]},
-         "targets[0].room_id: no room"),
         ({"dataset_id": dataset_id, "targets": [{"room_id": room_id, "mode": "manual"}]},
          "targets[0]: mode 'manual' needs @mentions"),
         ({"dataset_id": dataset_id, "targets": [{"room_id": room_id, "mode": "standalone",

@@ -50,7 +50,7 @@ async def get_dataset(dataset_id: str, service: ServiceDep, user: UserIdDep) -> 
     return await service.dataset(user, dataset_id)
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED, responses=error_responses(422))
+@router.post("", status_code=status.HTTP_202_ACCEPTED, responses=error_responses(404, 422))
 async def create_eval(data: EvalCreate, service: ServiceDep, user: UserIdDep) -> EvalRead:
     """Start a run of a dataset over targets in the background; follow it with GET."""
     return await service.create(user, data)

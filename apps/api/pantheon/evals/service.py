@@ -14,7 +14,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import EvalDataset, EvalResult, EvalRun
 from pantheon.db.uow import unit_of_work
-from pantheon.errors import Conflict, Unprocessable, not_found
+from pantheon.errors import Conflict, NotFound, Unprocessable, not_found
 from pantheon.evals import report
 from pantheon.evals.cases import Case
 from pantheon.evals.datasets import DatasetError, check_cases, parse_jsonl
@@ -86,7 +86,7 @@ class EvalService:
             repo = EvalRepository(session)
             dataset = await repo.dataset(owner_id, data.dataset_id)
             if dataset is None:
-                raise Unprocessable(f"dataset_id: no dataset {data.dataset_id}")
+                raise NotFound(f"dataset_id: dataset {data.dataset_id} not found")
             cases = dataset_cases(dataset)
             self._check_judges(cases)
             targets = await resolve_targets(session, owner_id, data.targets)

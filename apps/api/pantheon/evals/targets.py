@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pantheon.agents.repository import AgentRepository
 from pantheon.db.models import Agent, Room
 from pantheon.engine.modes.specs import MODE_SPECS, ModeSpec, mode_spec
-from pantheon.errors import Unprocessable
+from pantheon.errors import NotFound, Unprocessable
 from pantheon.evals.schemas import TargetCreate, TargetRead
 from pantheon.rooms.repository import RoomRepository
 
@@ -20,7 +20,8 @@ AGENT_MODE = next(spec.name for spec in MODE_SPECS if spec.session == "agent")
 async def resolve_targets(
     session: AsyncSession, owner_id: uuid.UUID, targets: list[TargetCreate]
 ) -> list[TargetRead]:
-    """Every target as stored on the run; 422 naming ``targets[i]`` when one cannot run."""
+    """Every target as stored on the run; 422 naming ``targets[i]`` when one cannot run,
+    404 when its room or agent is not the caller's."""
     resolved = []
     for index, target in enumerate(targets):
         where = f"targets[{index}]"
@@ -48,7 +49,7 @@ async def _room_target(
     repo = RoomRepository(session)
     room = await repo.get(owner_id, str(target.room_id))
     if room is None:
-        raise Unprocessable(f"{where}.room_id: no room {target.room_id}")
+        raise NotFound(f"{where}.room_id: room {target.room_id} not found")
     spec = mode_spec(target.mode or room.mode)
     _usable(spec, where)
     roster = [agent for _member, agent in (await repo.roster([room.id]))[room.id]]
@@ -84,7 +85,7 @@ async def _agent_target(
 ) -> TargetRead:
     agent = await AgentRepository(session).get(owner_id, str(target.agent_id))
     if agent is None:
-        raise Unprocessable(f"{where}.agent_id: no agent {target.agent_id}")
+        raise NotFound(f"{where}.agent_id: agent {target.agent_id} not found")
     spec = mode_spec(target.mode or AGENT_MODE)
     if spec.session != "agent":
         raise Unprocessable(f"{where}.mode: mode '{spec.name}' runs in a room, not on one agent")
