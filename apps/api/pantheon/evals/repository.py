@@ -11,6 +11,10 @@ from sqlalchemy import Select, case, func, select, update
 from pantheon.db.base import utcnow
 from pantheon.db.models import EvalDataset, EvalResult, EvalRun
 from pantheon.db.repository import Repository, as_uuid
+from pantheon.evals.values import EvalStatus
+
+RUNNING: EvalStatus = "running"
+INTERRUPTED: EvalStatus = "interrupted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,11 +99,11 @@ class EvalRepository(Repository):
     async def status(self, run_id: uuid.UUID) -> str | None:
         return await self.session.scalar(select(EvalRun.status).where(EvalRun.id == run_id))
 
-    async def finish(self, run_id: uuid.UUID, status: str, error: str | None) -> bool:
+    async def finish(self, run_id: uuid.UUID, status: EvalStatus, error: str | None) -> bool:
         """End a running run with ``status``; False when it had ended already (first wins)."""
         query = (
             update(EvalRun)
-            .where(EvalRun.id == run_id, EvalRun.status == "running")
+            .where(EvalRun.id == run_id, EvalRun.status == RUNNING)
             .values(status=status, error=error, finished_at=utcnow())
         )
         result = await self.session.execute(query)
@@ -109,8 +113,8 @@ class EvalRepository(Repository):
         """Mark every run still ``running`` as interrupted (no process runs it any more)."""
         query = (
             update(EvalRun)
-            .where(EvalRun.status == "running")
-            .values(status="interrupted", error=reason, finished_at=utcnow())
+            .where(EvalRun.status == RUNNING)
+            .values(status=INTERRUPTED, error=reason, finished_at=utcnow())
         )
         result = await self.session.execute(query)
         return int(getattr(result, "rowcount", 0))

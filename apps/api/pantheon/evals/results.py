@@ -69,9 +69,11 @@ class ResultWriter:
         """The case's turn is running: a row naming its session and turn."""
         row = self._row()
         row.session_id, row.turn_id = session_id, turn_id
+        # Known before the write: a cancel landing after its commit (while the unit closes)
+        # must update this row, not insert a second one.
+        self.result_id = row.id
         async with unit_of_work(self.db, write=True) as session:
             EvalRepository(session).add(row)
-        self.result_id = row.id
 
     def _row(self) -> EvalResult:
         return EvalResult(

@@ -26,6 +26,7 @@ from pantheon.evals.cases import Case
 from pantheon.evals.repository import EvalRepository
 from pantheon.evals.results import ResultWriter, score_case
 from pantheon.evals.schemas import TargetRead
+from pantheon.evals.values import EVAL_STATUSES, EvalStatus
 from pantheon.llm.gateway import LLMGateway
 from pantheon.turns.service import TurnService
 
@@ -42,7 +43,7 @@ class Job:
     targets: list[TargetRead]
     concurrency: int
     deadline_s: int
-    stop: tuple[str, str] | None = None  # (status, reason) that ends the run early
+    stop: tuple[EvalStatus, str] | None = None  # (status, reason) that ends the run early
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
@@ -62,7 +63,7 @@ class EvalRunner:
     def running_here(self, run_id: uuid.UUID) -> bool:
         return run_id in self._jobs
 
-    async def stop(self, run_id: uuid.UUID, status: str, reason: str) -> None:
+    async def stop(self, run_id: uuid.UUID, status: EvalStatus, reason: str) -> None:
         """End a run of this process early and wait (bounded) until its turns ended."""
         job = self._jobs.get(run_id)
         if job is None or job.task is None:
@@ -84,14 +85,15 @@ class EvalRunner:
             await self.turns.cancel(owner_id, str(turn_id))
 
     @staticmethod
-    def _halt(job: Job, status: str, reason: str) -> None:
+    def _halt(job: Job, status: EvalStatus, reason: str) -> None:
         if job.stop is None:
             job.stop = (status, reason)
         if job.task is not None:
             job.task.cancel()
 
     async def _run(self, job: Job) -> None:
-        status, reason = "completed", None
+        status: EvalStatus = "completed"
+        reason: str | None = None
         try:
             async with asyncio.timeout(job.deadline_s):
                 await self._grid(job)
@@ -144,15 +146,17 @@ class EvalRunner:
     async def _still_running(self, job: Job) -> bool:
         async with unit_of_work(self.db, write=False) as session:
             status = await EvalRepository(session).status(job.run_id)
-        if status != "running":
-            self._halt(job, status or "cancelled", "ended elsewhere")
-            return False
-        return True
+        if status == "running":
+            return True
+        # Ended through another replica (its status is already written) or deleted.
+        ended: EvalStatus = next((known for known in EVAL_STATUSES if known == status), "cancelled")
+        self._halt(job, ended, "ended elsewhere")
+        return False
 
 
 async def interrupt_orphaned_runs(db: Database) -> int:
     """At start-up of a lone process: runs still ``running`` lost their process; say so."""
     async with unit_of_work(db, write=True) as session:
         return await EvalRepository(session).interrupt_running(
-            "the server stopped before the run finished"
+            "the server running it stopped; found at the next start"
         )
