@@ -21,7 +21,7 @@ from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError, PaymentRequired
-from pantheon.evals.case_run import open_session, run_case
+from pantheon.evals.case_run import CaseRun, open_session, run_case
 from pantheon.evals.cases import Case
 from pantheon.evals.repository import EvalRepository
 from pantheon.evals.results import ResultWriter, score_case
@@ -122,11 +122,7 @@ class EvalRunner:
                 return
             writer = ResultWriter(self.db, job.run_id, case_index, case.id, target.index)
             try:
-                title = f"eval {job.name}: {case.id}"[:200]
-                session_id = await open_session(self.db, job.owner_id, target, title)
-                run = await run_case(
-                    self.turns, job.owner_id, target, case, session_id, writer.started
-                )
+                run = await self._case(job, case, target, writer)
             except PaymentRequired as exc:
                 await writer.failed(exc.message, passed=None)
                 self._halt(job, "budget_exceeded", exc.message)
@@ -137,11 +133,20 @@ class EvalRunner:
             except asyncio.CancelledError:
                 await asyncio.shield(writer.failed("the run stopped before this case ended", None))
                 raise
-            default_model = self.turns.settings.default_model
-            scored = await score_case(self.gateway, case, run.outcome, default_model)
-            await writer.finished(run, scored)
             if run.detail.error_code == ErrorCode.BUDGET_EXCEEDED:
                 self._halt(job, "budget_exceeded", "a spend limit cut a turn short")
+
+    async def _case(
+        self, job: Job, case: Case, target: TargetRead, writer: ResultWriter
+    ) -> CaseRun:
+        """Run, score and record one case (its session, its turn, its checks)."""
+        title = f"eval {job.name}: {case.id}"[:200]
+        session_id = await open_session(self.db, job.owner_id, target, title)
+        run = await run_case(self.turns, job.owner_id, target, case, session_id, writer.started)
+        default_model = self.turns.settings.default_model
+        scored = await score_case(self.gateway, case, run.outcome, default_model)
+        await writer.finished(run, scored)
+        return run
 
     async def _still_running(self, job: Job) -> bool:
         async with unit_of_work(self.db, write=False) as session:
