@@ -6,6 +6,7 @@ from typing import Any
 
 import httpx
 
+from pantheon.llm.errors import BadRequest
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.evals.conftest import demo_room, example_dataset, finished, start_run
 
@@ -88,3 +89,26 @@ async def test_a_conversation_case_gives_the_turn_its_history(
     assert name["answer"] == "Your name is Ada."
     report = (await client.get(f"/v1/evals/{run['id']}/report")).json()
     assert report["targets"][0]["label"] == "Demo room · standalone (writer)"
+
+
+async def test_a_judge_that_fails_or_gives_no_score_fails_its_check(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    room_id = await demo_room(client)
+    judged = {"type": "judge", "rubric": "names Paris"}
+    cases = [{"id": f"j{n}", "message": "capital of France?", "checks": [judged]} for n in (1, 2)]
+    dataset = (await client.post("/v1/evals/datasets", json={"name": "j", "cases": cases})).json()
+    scripted.script("a fine answer, no JSON", agent="judge", times=1)
+    scripted.script(agent="judge", error=BadRequest("judge down"), times=1)
+    target = {"room_id": room_id, "mode": "standalone"}
+    run = await start_run(client, dataset_id=dataset["id"], targets=[target], concurrency=1)
+    await finished(client, run["id"])
+    details = sorted(
+        next(c["detail"] for c in r["checks"] if c["type"] == "judge")
+        for r in await _results(client, run["id"])
+    )
+    assert details[0].startswith("judge failed: judge down")
+    assert details[1] == "the judge gave no readable 0-10 score"
+    report = (await client.get(f"/v1/evals/{run['id']}/report")).json()
+    assert report["targets"][0]["mean_judge_score"] is None
+    assert report["targets"][0]["passed"] == 0
