@@ -4,6 +4,7 @@ cancelled), and a run a crash left ``running`` is marked interrupted at the next
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -68,3 +69,30 @@ async def test_a_stopped_server_interrupts_its_runs_and_a_restart_marks_orphans(
         assert (found["status"], found["error"]) == (
             "interrupted", "the server running it stopped; found at the next start"
         )  # fmt: skip
+
+
+async def test_a_cancel_through_another_process_stops_the_run_at_its_next_case(
+    settings: Settings, scripted: ScriptedProvider
+) -> None:
+    scripted.script("slow answer", delay_s=2)
+    async with _server(settings, scripted) as owner, _server(settings, ScriptedProvider()) as other:
+        room_id = await demo_room(owner)
+        dataset_id = await example_dataset(owner)
+        target = {"room_id": room_id, "mode": "standalone"}
+        run = await start_run(owner, dataset_id=dataset_id, targets=[target], concurrency=1)
+        await _started(owner, run["id"])
+
+        cancelled = await other.post(f"/v1/evals/{run['id']}/cancel")
+
+        assert cancelled.status_code == 200, cancelled.text
+        assert cancelled.json()["status"] == "cancelled"
+        runner = services_of(owner.app).evals  # type: ignore[attr-defined,union-attr]
+        for _ in range(3000):  # the owner ends the run once its case in flight is done
+            if not runner.running_here(uuid.UUID(run["id"])):
+                break
+            await asyncio.sleep(0.01)
+        assert not runner.running_here(uuid.UUID(run["id"]))
+        done = (await owner.get(f"/v1/evals/{run['id']}")).json()
+        assert (done["status"], done["error"]) == ("cancelled", "cancelled by request")
+        assert done["done"] < done["total"]
+        assert (await other.post(f"/v1/evals/{run['id']}/cancel")).status_code == 409
