@@ -12,6 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from pantheon.cli import main
 from pantheon.evals.cli import add_commands, run_eval
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.evals.conftest import EXAMPLE
@@ -92,3 +93,12 @@ async def test_interrupting_the_command_cancels_the_run(
         await command
     run = (await client.get(f"/v1/evals/{runs[0]['id']}")).json()
     assert run["status"] == "cancelled"
+
+
+def test_the_pantheon_command_runs_eval(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``pantheon eval`` is wired into the command line and returns the command's status."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PANTHEON_DATA_DIR", str(tmp_path))
+        args = ["eval", str(EXAMPLE), "--room", "Demo room", "--url", "http://127.0.0.1:9"]
+        assert main(args) == 1
+    assert "cannot reach Pantheon at http://127.0.0.1:9" in capsys.readouterr().err
