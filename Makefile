@@ -9,7 +9,7 @@ LOCAL_CMAKE_ARGS := -DGGML_NATIVE=OFF
 PORT ?= 8000
 MODEL_PORT ?= 8081
 
-.PHONY: run test lint typecheck lint-web test-web pytest test-local migrate serve format clean
+.PHONY: run test lint typecheck lint-web test-web pytest test-local migrate serve format clean eval
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -28,6 +28,11 @@ $(VENV)/.local-installed: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.local-installed
 	$(BIN)/pantheon run-local --port $(PORT) --model-port $(MODEL_PORT)
+
+# With `make run` going in another terminal: the example dataset over three demo-room modes.
+eval: $(VENV)/.dev-installed
+	$(BIN)/pantheon eval apps/api/pantheon/evals/examples/demo.jsonl --room "Demo room" \
+		--modes standalone,roundtable,orchestrator --url http://127.0.0.1:$(PORT)
 
 serve: $(VENV)/.dev-installed
 	$(BIN)/pantheon migrate

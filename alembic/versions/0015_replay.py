@@ -1,7 +1,7 @@
 """replay: a turn keeps the snapshot it ran on; replays are marked
 
 Revision ID: 0015_replay
-Revises: 0012_bounded_tsvector
+Revises: 0014_evals
 Create Date: 2026-11-26 18:00:00
 
 ``turns.snapshot``: the JSON of the turn's ``TurnSnapshot`` (roster, history, settings),
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0015_replay"
-down_revision: str | None = "0012_bounded_tsvector"
+down_revision: str | None = "0014_evals"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

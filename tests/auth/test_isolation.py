@@ -38,7 +38,11 @@ COLLECTIONS = {
     ("GET", "/v1/error-codes"),
     ("GET", "/v1/defaults"),
     ("GET", "/openai/v1/models"),
+    ("GET", "/v1/evals"),
+    ("GET", "/v1/evals/datasets"),
+    ("POST", "/v1/evals/datasets"),
 }
+EVAL_CASE = {"id": "c", "message": "secret?", "facts": ["saffron"]}
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/rooms"): {"name": "Bob's room"},
     ("POST", "/v1/agents"): {"key": "mallory", "name": "M", "role_prompt": "You are M."},
@@ -54,6 +58,8 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("PATCH", "/v1/sessions/{session_id}"): {"title": "taken over"},
     ("POST", "/v1/turns/{turn_id}/approvals"): {"decisions": [{"call_id": "c", "approve": True}]},
+    ("POST", "/v1/evals/datasets"): {"name": "bob's", "cases": [EVAL_CASE]},
+    ("POST", "/v1/evals"): {"dataset_id": "{dataset_id}", "targets": [{"room_id": "{room_id}"}]},
 }
 # Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
 FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (
@@ -88,7 +94,21 @@ async def _alice_world(users: Clients) -> dict[str, str]:
         "user_id": str(alice_id),
         "document_id": document.json()["id"],
         "model_id": f"room-{room['id']}",
+        **await _alice_eval(alice, room["id"]),
     }
+
+
+async def _alice_eval(alice: httpx.AsyncClient, room_id: str) -> dict[str, str]:
+    """Alice's dataset and a finished eval run over her room."""
+    dataset = await alice.post("/v1/evals/datasets", json={"name": "a", "cases": [EVAL_CASE]})
+    body = {"dataset_id": dataset.json()["id"], "targets": [{"room_id": room_id}]}
+    run = await alice.post("/v1/evals", json=body)
+    assert run.status_code == 202, run.text
+    for _ in range(1000):  # bounded: one scripted case
+        if (await alice.get(f"/v1/evals/{run.json()['id']}")).json()["status"] != "running":
+            break
+        await asyncio.sleep(0.01)
+    return {"dataset_id": dataset.json()["id"], "run_id": run.json()["id"]}
 
 
 async def _snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
@@ -107,6 +127,9 @@ async def _snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
         "/v1/documents/{document_id}",
         "/v1/rooms/{room_id}/documents",
         "/v1/rooms/{room_id}/knowledge/search?q=saffron",
+        "/v1/evals/{run_id}",
+        "/v1/evals/{run_id}/report",
+        "/v1/evals/datasets/{dataset_id}",
     ]
     state = []
     for path in paths:
@@ -128,6 +151,9 @@ async def _call_as_bob(
     body = BODIES.get((method, path))
     if body is not None and "agent_id" in body:
         body = {**body, "agent_id": bob_agent}
+    if body is not None and "dataset_id" in body:  # an eval run names alice's dataset and room
+        body = json.loads(json.dumps(body).replace("{dataset_id}", ids["dataset_id"]))
+        body = json.loads(json.dumps(body).replace("{room_id}", ids["room_id"]))
     if body is not None and "model" in body:  # the facade names alice's room in the body
         body = {**body, "model": str(body["model"]).format(**ids)}
     sent = url + json.dumps(body)

@@ -31,6 +31,7 @@ from pantheon.engine.modes.specs import (
 )
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import ErrorShapes, ServiceUnavailable, error_responses
+from pantheon.evals.routes import router as evals_router
 from pantheon.facade.errors import FACADE_PREFIX, openai_shape
 from pantheon.facade.responses.routes import router as responses_router
 from pantheon.facade.routes import router as openai_router
@@ -232,6 +233,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     admin = error_responses(401, 403, 404, 422)
     app.include_router(admin_router, dependencies=auth, responses=admin)
     app.include_router(budgets_router, dependencies=auth, responses=admin)
+    app.include_router(evals_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
     # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
     app.include_router(responses_router, dependencies=auth)  # before the catch-all below

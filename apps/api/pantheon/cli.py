@@ -1,4 +1,5 @@
-"""Command line: ``pantheon serve | migrate | run-local | users | keys | budgets | knowledge``.
+"""Command line: ``pantheon serve | migrate | run-local | users | keys | budgets | knowledge``
+and ``eval``.
 
 ``run-local`` is what ``make run`` calls: SQLite, the bundled SmolLM2 model behind
 llama-cpp-python's OpenAI-compatible server as a child process, and a demo room.
@@ -16,6 +17,8 @@ from pantheon.budgets.commands import add_commands as add_budget_commands
 from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
+from pantheon.evals.cli import add_commands as add_eval_commands
+from pantheon.evals.cli import run_eval
 from pantheon.main import create_app
 from pantheon.observability.logs import configure_logging
 from pantheon.observability.port import metrics_port
@@ -80,6 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_commands(commands)
     add_budget_commands(commands)
+    add_eval_commands(commands)
     return parser
 
 
@@ -126,6 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             count = asyncio.run(reindex(settings, sys.stdout))
             print(f"{count} chunk(s) re-embedded")
+        elif args.command == "eval":
+            return asyncio.run(run_eval(args, sys.stdout, sys.stderr))
         elif args.command == "run-local":
             run_event_loop(_run_local(settings, args.host, args.port, args.model_port))
     except AppError as exc:

@@ -27,6 +27,7 @@ from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import Settings
 
 if TYPE_CHECKING:  # their modules import this one (routes, limits) or are heavy
+    from pantheon.evals.runner import EvalRunner
     from pantheon.knowledge.lifecycle import Knowledge
     from pantheon.limits import TurnRateLimiter
     from pantheon.live.backend import LiveBackend
@@ -51,6 +52,7 @@ class Services:
     tools: ToolBox
     knowledge: Knowledge
     turns: TurnService  # stateless between calls: one for the turn routes and the facade
+    evals: EvalRunner  # this process's eval runs (background tasks)
 
     @property
     def local_user_id(self) -> uuid.UUID:

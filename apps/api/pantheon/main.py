@@ -14,6 +14,7 @@ from pantheon.body_limits import BodySizeLimit, upload_limits
 from pantheon.db.engine import Database
 from pantheon.deps import Services
 from pantheon.errors import ErrorShapes, install_error_handlers
+from pantheon.evals.runner import EvalRunner, interrupt_orphaned_runs
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
 from pantheon.live.choice import build_live_turns
@@ -61,6 +62,8 @@ def create_app(
             local_user_id = await ensure_local_user(db)
             if journal is not None:  # before serving: an interrupted turn is recorded first
                 await recover_journal(db, journal.directory)
+            if not settings.redis_url:  # one process: a run left running has no runner
+                await interrupt_orphaned_runs(db)
             if settings.seed_demo:
                 from pantheon.seed import seed_demo_room
 
@@ -74,6 +77,8 @@ def create_app(
                             db, knowledge.embedder, knowledge.vector_cache, knowledge.pgvector
                         )
                     )
+                    turns = TurnService(db, gateway, settings, live.backend, toolbox)
+                    evals = EvalRunner(db, turns, gateway)
                     app.state.services = Services(
                         settings=settings,
                         db=db,
@@ -84,10 +89,12 @@ def create_app(
                         local_principal=Principal(local_user_id, is_admin=True),
                         tools=toolbox,
                         knowledge=knowledge,
-                        turns=TurnService(db, gateway, settings, live.backend, toolbox),
+                        turns=turns,
+                        evals=evals,
                     )
                     async with mcp.running():  # MCP requests wait on turns: drained first
                         yield
+                        await evals.shutdown()  # before the turns drain: it cancels its own
                         await live.backend.shutdown(settings.turns.shutdown_grace_s)
             finally:
                 await knowledge.ingest.stop()

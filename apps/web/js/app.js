@@ -1,5 +1,6 @@
 // Entry point: loads rooms, agents and models, routes on the URL hash, wires the views.
 // Routes: #/  #/rooms/<id>[/sessions/<sid> | /new]  #/agents/<id>[/sessions/<sid> | /new]
+// #/evals[/<run id>]
 // ".../new" is an empty chat: its session is created by the first message (same in rooms
 // and on agents), so "+ New session" never leaves empty sessions behind.
 
@@ -18,6 +19,7 @@ import { openRosterDialog } from "./rooms/roster.js";
 import { sessionActions } from "./sessions/session-actions.js";
 import { installShortcuts } from "./core/shortcuts.js";
 import { renderSidebar } from "./shell/sidebar.js";
+import { showEvals } from "./evals/evals-view.js";
 import { setErrorCodes } from "./text/humanize.js";
 import { openUsageDialog } from "./sessions/usage-dialog.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
@@ -66,6 +68,11 @@ async function route() {
   document.body.classList.remove("menu-open");
   document.getElementById("menu-toggle").setAttribute("aria-expanded", "false");
   drawSidebar();
+  if (location.hash.startsWith("#/evals")) { // the evaluations page (js/evals/)
+    chat.leave();
+    current = null;
+    return showEvals(main, location.hash.split("/")[2] ?? null);
+  }
   const { kind, id, sessionId, fresh } = state.route;
   const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
   if (!kind || !owner) {

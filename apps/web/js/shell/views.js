@@ -83,7 +83,8 @@ export function welcome({ hasAgents, hasRooms, onNewAgent, onNewRoom }) {
       h("li", {}, `Send a message. ${modeSpec(defaultMode("room"))?.hint ?? ""}`.trim())),
     h("div", { class: "welcome-actions" },
       h("button", { type: "button", class: hasAgents ? "" : "primary", onclick: onNewAgent }, "+ New agent"),
-      h("button", { type: "button", class: hasAgents ? "primary" : "", onclick: onNewRoom }, "+ New room")));
+      h("button", { type: "button", class: hasAgents ? "primary" : "", onclick: onNewRoom }, "+ New room")),
+    h("p", { class: "muted" }, "Compare rooms and modes on a dataset: ", h("a", { href: "#/evals" }, "Evaluations"), "."));
 }
 
 export function notFound(what) {

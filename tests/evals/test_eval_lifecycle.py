@@ -1,0 +1,98 @@
+"""A run belongs to its server process: stopping the server interrupts it (its turn is
+cancelled), and a run a crash left ``running`` is marked interrupted at the next start."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import httpx
+from asgi_lifespan import LifespanManager
+from sqlalchemy import update
+
+from pantheon.db.models import EvalRun
+from pantheon.db.uow import unit_of_work
+from pantheon.deps import services_of
+from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.main import create_app
+from pantheon.settings import Settings
+from tests.evals.conftest import demo_room, example_dataset, start_run
+
+
+@asynccontextmanager
+async def _server(
+    settings: Settings, scripted: ScriptedProvider
+) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(settings, scripted=scripted)
+    async with LifespanManager(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            client.app = app  # type: ignore[attr-defined]  # the test reads its services
+            yield client
+
+
+async def _started(client: httpx.AsyncClient, run_id: str) -> str:
+    for _ in range(3000):
+        items = (await client.get(f"/v1/evals/{run_id}/results")).json()["items"]
+        if items and items[0]["turn_id"]:
+            turn_id: str = items[0]["turn_id"]
+            return turn_id
+        await asyncio.sleep(0.01)
+    raise AssertionError("no case started")
+
+
+async def test_a_stopped_server_interrupts_its_runs_and_a_restart_marks_orphans(
+    settings: Settings, scripted: ScriptedProvider
+) -> None:
+    scripted.script("slow", delay_s=120)
+    async with _server(settings, scripted) as client:
+        room_id = await demo_room(client)
+        dataset_id = await example_dataset(client)
+        run = await start_run(client, dataset_id=dataset_id, targets=[{"room_id": room_id}])
+        turn_id = await _started(client, run["id"])
+
+    async with _server(settings, ScriptedProvider()) as client:
+        stopped = (await client.get(f"/v1/evals/{run['id']}")).json()
+        assert (stopped["status"], stopped["error"]) == (
+            "interrupted", "the server stopped before the run finished"
+        )  # fmt: skip
+        assert (await client.get(f"/v1/turns/{turn_id}")).json()["status"] == "cancelled"
+        services = services_of(client.app)  # type: ignore[attr-defined]
+        assert services is not None
+        async with unit_of_work(services.db, write=True) as session:  # as if it had crashed
+            await session.execute(update(EvalRun).values(status="running", error=None))
+
+    async with _server(settings, ScriptedProvider()) as client:
+        found = (await client.get(f"/v1/evals/{run['id']}")).json()
+        assert (found["status"], found["error"]) == (
+            "interrupted", "the server running it stopped; found at the next start"
+        )  # fmt: skip
+
+
+async def test_a_cancel_through_another_process_stops_the_run_at_its_next_case(
+    settings: Settings, scripted: ScriptedProvider
+) -> None:
+    scripted.script("slow answer", delay_s=2)
+    async with _server(settings, scripted) as owner, _server(settings, ScriptedProvider()) as other:
+        room_id = await demo_room(owner)
+        dataset_id = await example_dataset(owner)
+        target = {"room_id": room_id, "mode": "standalone"}
+        run = await start_run(owner, dataset_id=dataset_id, targets=[target], concurrency=1)
+        await _started(owner, run["id"])
+
+        cancelled = await other.post(f"/v1/evals/{run['id']}/cancel")
+
+        assert cancelled.status_code == 200, cancelled.text
+        assert cancelled.json()["status"] == "cancelled"
+        runner = services_of(owner.app).evals  # type: ignore[attr-defined,union-attr]
+        for _ in range(3000):  # the owner ends the run once its case in flight is done
+            if not runner.running_here(uuid.UUID(run["id"])):
+                break
+            await asyncio.sleep(0.01)
+        assert not runner.running_here(uuid.UUID(run["id"]))
+        done = (await owner.get(f"/v1/evals/{run['id']}")).json()
+        assert (done["status"], done["error"]) == ("cancelled", "cancelled by request")
+        assert done["done"] < done["total"]
+        assert (await other.post(f"/v1/evals/{run['id']}/cancel")).status_code == 409
