@@ -51,6 +51,16 @@ def test_regex() -> None:
     assert _run(checks, "3660 days") == [(False, "/\\b36[56]\\b/ absent")]
 
 
+def test_a_catastrophic_regex_fails_its_check_instead_of_hanging(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("pantheon.evals.checks.REGEX_TIMEOUT_S", 0.05)
+    checks: list[dict[str, object]] = [{"type": "regex", "pattern": r"(a|aa)+$"}]
+    passed, detail = _run(checks, "a" * 40 + "!")[0]
+    assert not passed
+    assert "took over 0.05 s" in detail
+
+
 @pytest.mark.parametrize(
     ("answer", "expected"),
     [

@@ -7,9 +7,9 @@ with the field named, before any turn runs.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Literal
 
+import regex
 from jsonschema.exceptions import SchemaError
 from jsonschema.validators import validator_for
 from pydantic import ConfigDict, Field, field_validator, model_validator
@@ -44,8 +44,8 @@ class RegexCheck(Strict):
     @classmethod
     def _compiles(cls, pattern: str) -> str:
         try:
-            re.compile(pattern)
-        except re.error as exc:
+            regex.compile(pattern)
+        except regex.error as exc:
             raise ValueError(f"not a valid regular expression: {exc}") from exc
         return pattern
 

@@ -2,7 +2,9 @@
 
 Pure functions of a case's ``Outcome``; each gives a ``CheckOutcome`` with a short reason,
 so a report says why a case failed, not only that it did. CPU work: the runner calls
-``run_checks`` in a worker thread (a regular expression over a long answer).
+``run_checks`` in a worker thread (a regular expression over a long answer). A dataset's
+pattern is untrusted: it runs with the ``regex`` module's timeout (``REGEX_TIMEOUT_S``),
+so a catastrophic one fails its check instead of holding a thread forever.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
 from jsonschema.validators import validator_for
 
 from pantheon.evals.cases import (
@@ -27,6 +30,8 @@ from pantheon.evals.cases import (
     ToolCalledCheck,
 )
 from pantheon.evals.schemas import CheckOutcome
+
+REGEX_TIMEOUT_S = 1.0
 
 _FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n?(.*?)```", re.DOTALL | re.IGNORECASE)
 
@@ -112,12 +117,20 @@ def _tool_called(check: ToolCalledCheck, outcome: Outcome) -> CheckOutcome:
     return CheckOutcome(type="tool_called", passed=True, detail=f"{check.name} called")
 
 
+def _pattern(check: RegexCheck, outcome: Outcome) -> CheckOutcome:
+    try:
+        found = regex.search(check.pattern, outcome.answer, timeout=REGEX_TIMEOUT_S) is not None
+    except TimeoutError:
+        detail = f"/{check.pattern}/ took over {REGEX_TIMEOUT_S:g} s on the answer; not judged"
+        return CheckOutcome(type="regex", passed=False, detail=detail)
+    return CheckOutcome(
+        type="regex", passed=found, detail=f"/{check.pattern}/ {'found' if found else 'absent'}"
+    )
+
+
 def _text(check: ContainsCheck | NotContainsCheck | RegexCheck, outcome: Outcome) -> CheckOutcome:
     if isinstance(check, RegexCheck):
-        found = re.search(check.pattern, outcome.answer) is not None
-        return CheckOutcome(
-            type="regex", passed=found, detail=f"/{check.pattern}/ {'found' if found else 'absent'}"
-        )
+        return _pattern(check, outcome)
     present = _has(outcome.answer, check.value, check.case_sensitive)
     wanted = isinstance(check, ContainsCheck)
     word = "present" if present else "absent"
