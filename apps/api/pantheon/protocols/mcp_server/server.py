@@ -193,7 +193,28 @@ class McpEndpoint:
             refused = JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
             await refused(scope, receive, send)
             return
+        refusal = _unserved(Request(scope))
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
         await self.manager.handle_request(scope, receive, send)
+
+
+def _unserved(request: Request) -> JSONResponse | None:
+    """What the stateless endpoint refuses before the SDK sees it: a GET (the SDK would
+    open a standing stream that nothing can ever be sent on, and that never ends) and a
+    POST body that is not declared JSON (the SDK's own check answers plain text)."""
+    if request.method == "GET":
+        body = jsonrpc_error(
+            "Method Not Allowed: this stateless server offers no GET stream; POST "
+            "requests (2026-07-28 hosts: subscriptions/listen for tools/list_changed)"
+        )
+        return JSONResponse(body, status_code=405, headers={"Allow": "POST"})
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if request.method == "POST" and content_type != "application/json":
+        body = jsonrpc_error("Unsupported Media Type: Content-Type must be application/json")
+        return JSONResponse(body, status_code=415)
+    return None
 
 
 async def _principal(services: Services, request: Request) -> Principal:
