@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import anyio
 import pytest
 from fastapi import FastAPI
 from mcp.client.subscriptions import Subscription
@@ -13,9 +14,11 @@ from mcp.server.subscriptions import ToolsListChanged
 from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import ServerEvent
 
+from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import McpSettings
-from tests.factories import create_agent, create_room
+from tests.factories import create_agent, create_room, create_session
 from tests.mcp_server.conftest import mcp_client, mcp_client_at
+from tests.sse import open_stream
 from tests.turns_api.conftest import Serve
 
 FAST = McpSettings(tools_poll_s=0.05)
@@ -60,3 +63,26 @@ async def test_a_user_s_open_streams_are_bounded(serve: Serve) -> None:
                     pass
         async with client.listen(tools_list_changed=True) as again:  # the slot is free
             assert again.honored.tools_list_changed is True
+
+
+async def test_a_stopping_server_closes_its_listen_streams_and_refuses_new_ones(
+    serve: Serve, scripted: ScriptedProvider
+) -> None:
+    scripted.script(" ".join(["word"] * 100), agent="alpha", chunk_delay_s=0.5)
+    async with serve(mcp=FAST) as live, mcp_client_at(live.url) as client:
+        room = await create_room(live.http, ["alpha"], name="Team")
+        session = (await create_session(live.http, room["id"]))["id"]
+        turns = f"/v1/sessions/{session}/turns"
+        async with (
+            client.listen(tools_list_changed=True) as changes,
+            open_stream(live.http, turns, method="POST", json={"message": "go"}) as turn,
+        ):
+            turn_id = (await turn.until("delta"))[0][1]["turn_id"]
+            live.server.should_exit = True  # as SIGTERM; the running turn keeps it serving
+            with anyio.fail_after(HEARD_S):
+                heard = [event async for event in changes]  # ends: a graceful close
+            with pytest.raises(MCPError, match="shutting down"):
+                async with client.listen(tools_list_changed=True):
+                    pass
+            await live.http.post(f"/v1/turns/{turn_id}/cancel")
+    assert heard == []

@@ -6,8 +6,9 @@ The SDK serves the stream itself (acknowledgement, subscription ids, the filter,
 bounded backlog) with its ``ListenHandler``; Pantheon feeds its bus. One watch per user
 and replica re-reads what ``tools/list`` would answer every ``mcp.tools_poll_s`` while
 that user has a stream open there, and publishes ``ToolsListChanged`` when it differs;
-users never see each other's events (one bus each). Handshake revisions have no such
-stream (docs/mcp-server.md#tools).
+users never see each other's events (one bus each). Once the server begins to stop, the
+next tick closes the streams gracefully (else uvicorn would wait for them forever).
+Handshake revisions have no such stream (docs/mcp-server.md#tools).
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from typing import Any
 
 from mcp.server.context import ServerRequestContext
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
-from mcp_types import SubscriptionsListenRequestParams, SubscriptionsListenResult
+from mcp.shared.exceptions import MCPError
+from mcp_types import INTERNAL_ERROR, SubscriptionsListenRequestParams, SubscriptionsListenResult
 
 from pantheon.protocols.mcp_server.catalogue import Target
 
 logger = logging.getLogger(__name__)
 Read = Callable[[], Awaitable[list[Target]]]
+Stopping = Callable[[], bool]
+SHUTTING_DOWN = "the server is shutting down; listen again (another replica may answer)"
 
 
 @dataclass
@@ -52,16 +56,20 @@ class ToolWatch:
         self,
         user_id: uuid.UUID,
         read: Read,
+        stopping: Stopping,
         ctx: ServerRequestContext[Any, Any],
         params: SubscriptionsListenRequestParams,
     ) -> SubscriptionsListenResult:
         """Serve one listen stream of ``user_id`` (``read``: their tools as listed now)
-        until the host closes it."""
+        until the host closes it, or ``stopping`` says the server began to stop (then a
+        graceful close)."""
+        if stopping():
+            raise MCPError(INTERNAL_ERROR, SHUTTING_DOWN)
         watch = self._users.get(user_id)
         if watch is None:
             bus = InMemorySubscriptionBus()
             watch = _UserWatch(bus, ListenHandler(bus, max_subscriptions=self.per_user))
-            watch.task = asyncio.create_task(self._poll(watch, read))
+            watch.task = asyncio.create_task(self._poll(watch, read, stopping))
             self._users[user_id] = watch
         watch.streams += 1
         try:
@@ -74,11 +82,14 @@ class ToolWatch:
                 if watch.task is not None:
                     watch.task.cancel()
 
-    async def _poll(self, watch: _UserWatch, read: Read) -> None:
+    async def _poll(self, watch: _UserWatch, read: Read, stopping: Stopping) -> None:
         seen = await self._read(read)
         watch.ready.set()
         while True:
             await asyncio.sleep(self.poll_s)
+            if stopping():  # the streams end before uvicorn waits for connections
+                watch.handler.close()
+                return
             now = await self._read(read)
             if now is None or now == seen:
                 continue

@@ -148,7 +148,17 @@ class _Listen:
     ) -> SubscriptionsListenResult:
         principal, services = _caller(ctx)
         read = functools.partial(_targets, services, principal)
-        return await self.watch.listen(principal.user_id, read, ctx, params)
+        stopping = functools.partial(_stopping, services)
+        return await self.watch.listen(principal.user_id, read, stopping, ctx, params)
+
+
+def _stopping(services: Services) -> bool:
+    """Whether this server has begun to stop (it refuses new turns)."""
+    try:
+        services.live_turns.ensure_accepting()
+    except AppError:
+        return True
+    return False
 
 
 @dataclass
