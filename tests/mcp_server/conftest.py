@@ -17,6 +17,7 @@ from mcp.client.session import ElicitationFnT
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
+from tests.replicas.conftest import database_url, redis  # noqa: F401  (fixtures: PostgreSQL, Redis)
 from tests.turns_api.conftest import serve  # noqa: F401  (fixture: a real uvicorn server)
 
 BASE = "http://127.0.0.1:8000"
@@ -26,6 +27,17 @@ def http_for(app: FastAPI, key: str | None = None) -> httpx2.AsyncClient:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     transport = httpx2.ASGITransport(app=app)
     return httpx2.AsyncClient(transport=transport, base_url=BASE, headers=headers)
+
+
+@asynccontextmanager
+async def mcp_client_at(url: str, key: str | None = None) -> AsyncIterator[Client]:
+    """An SDK client of the real server at ``url`` (streams arrive as they are sent)."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=60) as http,
+        Client(streamable_http_client(f"{url}/mcp", http_client=http)) as client,
+    ):
+        yield client
 
 
 @asynccontextmanager

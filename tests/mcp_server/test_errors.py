@@ -5,6 +5,7 @@ session, a spent budget, a failed turn) is a tool result with ``isError`` naming
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from tests.budgets.conftest import METERED_TOML, metered_room, set_budget
 from tests.factories import create_agent, create_room, create_session
 from tests.mcp_server.conftest import http_for, mcp_client
 from tests.mcp_server.test_calls import structured, text
+from tests.turns_api.conftest import Serve
 
 ACCEPT = {"Accept": "application/json, text/event-stream"}
 
@@ -167,6 +169,58 @@ async def test_a_malformed_request_is_a_jsonrpc_error_not_a_5xx(app: FastAPI) ->
 
     assert response.status_code == 400
     assert response.json()["error"]["code"] == -32700
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        (b"\xff\xfe\x00garbage", 400, -32700),  # not UTF-8, not JSON
+        (b"[1, 2]", 400, -32602),  # JSON, but no JSON-RPC message (the SDK's code)
+        (b'{"jsonrpc": "2.0", "id": 1}', 400, -32602),
+        (b'{"jsonrpc": "1.0", "id": 1, "method": "ping"}', 400, -32602),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "nope/x"}', 200, -32601),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"taskId": "t"}}',
+            200,
+            -32601,
+        ),
+    ],
+)
+async def test_a_garbled_or_unknown_message_is_a_jsonrpc_error(
+    serve: Serve, body: bytes, status: int, code: int
+) -> None:
+    headers = {**ACCEPT, "Content-Type": "application/json", "MCP-Protocol-Version": "2025-11-25"}
+    async with serve() as live:
+        response = await live.http.post("/mcp", content=body, headers=headers)
+
+    assert response.status_code == status
+    if status == 200:  # an answer to a request: the error rides the response stream
+        frame = next(line for line in response.text.splitlines() if line.startswith("data: "))
+        error = json.loads(frame.removeprefix("data: "))["error"]
+    else:
+        error = response.json()["error"]
+    assert error["code"] == code
+
+
+async def test_a_get_is_405_not_an_endless_stream(serve: Serve) -> None:
+    async with serve() as live:
+        response = await live.http.get("/mcp", headers={"Accept": "text/event-stream"})
+
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "POST"
+    assert "no GET stream" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", None])
+async def test_a_body_not_declared_json_is_415_in_jsonrpc_shape(
+    app: FastAPI, content_type: str | None
+) -> None:
+    headers = {**ACCEPT, **({"Content-Type": content_type} if content_type else {})}
+    async with http_for(app) as http:
+        response = await http.post("/mcp", content=b'{"jsonrpc": "2.0"}', headers=headers)
+
+    assert response.status_code == 415
+    assert response.json()["error"]["message"].startswith("Unsupported Media Type")
 
 
 class TestBodyLimit:

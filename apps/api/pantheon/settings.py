@@ -177,6 +177,18 @@ class MetricsSettings(BaseModel):
     )  # fmt: skip
 
 
+class McpSettings(BaseModel):
+    """The MCP server at ``/mcp`` (docs/mcp-server.md)."""
+
+    tools_poll_s: float = Field(
+        default=5.0, gt=0, le=3600,
+        description="How often a tools list_changed listen stream re-reads its user's tools",
+    )  # fmt: skip
+    listen_streams_per_user: int = Field(
+        default=16, ge=1, le=1024, description="Open list_changed streams per user and replica"
+    )
+
+
 class Settings(BaseSettings):
     """Everything the service reads from its environment."""
 
@@ -218,6 +230,7 @@ class Settings(BaseSettings):
     knowledge: KnowledgeSettings = KnowledgeSettings()
     redis: RedisSettings = RedisSettings()
     metrics: MetricsSettings = MetricsSettings()
+    mcp: McpSettings = McpSettings()
 
     @property
     def resolved_config_file(self) -> Path | None:

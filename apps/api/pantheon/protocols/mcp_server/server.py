@@ -1,5 +1,6 @@
-"""The MCP server: the official SDK's low-level ``Server`` with two handlers (``tools/list``,
-``tools/call``) behind its Streamable HTTP session manager, mounted at ``/mcp``.
+"""The MCP server: the official SDK's low-level ``Server`` with three handlers (``tools/list``,
+``tools/call``, ``subscriptions/listen``) behind its Streamable HTTP session manager,
+mounted at ``/mcp``.
 
 Stateless HTTP: every request stands alone (2026-07-28's per-request envelope, and the
 handshake revisions without ``Mcp-Session-Id``), so any replica answers any request and
@@ -13,6 +14,7 @@ asks). The caller is handed to the handlers in the ASGI scope.
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +34,8 @@ from mcp_types import (
     InputRequiredResult,
     ListToolsResult,
     PaginatedRequestParams,
+    SubscriptionsListenRequestParams,
+    SubscriptionsListenResult,
     Tool,
     ToolAnnotations,
 )
@@ -46,6 +50,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
 from pantheon.errors import AppError, ErrorShapes
 from pantheon.protocols.mcp_server.catalogue import Target, targets, tool_schema
+from pantheon.protocols.mcp_server.listen import ToolWatch
 from pantheon.protocols.mcp_server.run import ToolCall
 from pantheon.settings import Settings
 
@@ -133,6 +138,30 @@ async def call_tool(
 
 
 @dataclass
+class _Listen:
+    """``subscriptions/listen``: the caller's ``tools/list_changed`` stream (listen.py)."""
+
+    watch: ToolWatch
+
+    async def __call__(
+        self, ctx: ServerRequestContext[Any, Any], params: SubscriptionsListenRequestParams
+    ) -> SubscriptionsListenResult:
+        principal, services = _caller(ctx)
+        read = functools.partial(_targets, services, principal)
+        stopping = functools.partial(_stopping, services)
+        return await self.watch.listen(principal.user_id, read, stopping, ctx, params)
+
+
+def _stopping(services: Services) -> bool:
+    """Whether this server has begun to stop (it refuses new turns)."""
+    try:
+        services.live_turns.ensure_accepting()
+    except AppError:
+        return True
+    return False
+
+
+@dataclass
 class _Progress:
     """Progress notifications of one call, numbered 1, 2, ... (total unknown); the SDK
     sends them only when the client asked (a ``progressToken``)."""
@@ -174,7 +203,28 @@ class McpEndpoint:
             refused = JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
             await refused(scope, receive, send)
             return
+        refusal = _unserved(Request(scope))
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
         await self.manager.handle_request(scope, receive, send)
+
+
+def _unserved(request: Request) -> JSONResponse | None:
+    """What the stateless endpoint refuses before the SDK sees it: a GET (the SDK would
+    open a standing stream that nothing can ever be sent on, and that never ends) and a
+    POST body that is not declared JSON (the SDK's own check answers plain text)."""
+    if request.method == "GET":
+        body = jsonrpc_error(
+            "Method Not Allowed: this stateless server offers no GET stream; POST "
+            "requests (2026-07-28 hosts: subscriptions/listen for tools/list_changed)"
+        )
+        return JSONResponse(body, status_code=405, headers={"Allow": "POST"})
+    content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if request.method == "POST" and content_type != "application/json":
+        body = jsonrpc_error("Unsupported Media Type: Content-Type must be application/json")
+        return JSONResponse(body, status_code=415)
+    return None
 
 
 async def _principal(services: Services, request: Request) -> Principal:
@@ -207,13 +257,15 @@ class McpServer:
 
 
 def build_mcp_server(settings: Settings) -> McpServer:
-    """The SDK server with Pantheon's two handlers, and its stateless HTTP manager."""
+    """The SDK server with Pantheon's handlers, and its stateless HTTP manager."""
+    watch = ToolWatch(settings.mcp.tools_poll_s, settings.mcp.listen_streams_per_user)
     server: Server[Any] = Server(
         "pantheon",
         title="Pantheon",
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_subscriptions_listen=_Listen(watch),
     )
     manager = StreamableHTTPSessionManager(
         app=server,
