@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
@@ -22,6 +24,7 @@ from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.observability import tracing
 from pantheon.observability.http import HttpMetrics
 from pantheon.protocols.mcp_server.server import build_mcp_server
 from pantheon.settings import Settings
@@ -49,6 +52,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        spans = tracing.install(os.environ)  # off unless the OTEL_* variables name an endpoint
         db = Database.from_url(settings.resolved_database_url)
         http = make_http_client(settings.llm)
         gateway = build_gateway(settings, http, scripted=scripted)
@@ -94,6 +98,7 @@ def create_app(
         finally:
             await http.aclose()
             await db.dispose()
+            await asyncio.to_thread(tracing.uninstall, spans)  # flushes: may wait on the network
 
     app = FastAPI(
         title="Pantheon",

@@ -95,6 +95,7 @@ class CallRunner:
         start = time.perf_counter()
         first: float | None = None
         key = request.agent_key or MANAGER_KEY
+        retries = 0
         try:
             async with closing_stream(self.gateway.stream(request)) as items:
                 async for item in items:
@@ -111,6 +112,7 @@ class CallRunner:
             outcome.status = "ok"
         except LLMError as err:
             outcome.status, outcome.error_code = "error", err.code
+            retries = err.retries
             outcome.refusal = err.refusal
             logger.warning(
                 "turn %s: %s call of %s failed: %s: %s",
@@ -122,6 +124,7 @@ class CallRunner:
         finally:
             ttft = None if first is None else _ms(first - start)
             call = self._call_record(request, round_no, outcome, started_at, start, ttft)
+            call = replace(call, retries=outcome.usage.retries if outcome.usage else retries)
             self.record.set_call(slot, call)
             await _settle(hold, call.cost_usd, self.turn_id)
 
@@ -166,6 +169,8 @@ class CallRunner:
             error_code=outcome.error_code,
             cost_usd=self.alias(request.model).cost_usd(usage),
             started_at=started_at,
+            upstream_model=self.alias(request.model).model or None,
+            finish_reason=_finish_reason(outcome),
         )
 
 
@@ -179,6 +184,13 @@ async def _settle(hold: SpendHold, cost_usd: float, turn_id: str) -> None:
         await asyncio.shield(settling)
     except Exception:
         logger.exception("turn %s: settling a spend hold failed", turn_id)
+
+
+def _finish_reason(outcome: CallOutcome) -> str:
+    """How the call ended as Pantheon saw it: ``stop``, ``tool_calls``, ``error``, ``cancelled``."""
+    if outcome.status != "ok":
+        return outcome.status
+    return "tool_calls" if outcome.tool_calls else "stop"
 
 
 def _ms(seconds: float) -> int:

@@ -301,6 +301,9 @@ class LLMCallEvent(_Event):
     error_code: str | None
     cost_usd: float
     started_at: datetime
+    upstream_model: str | None = None
+    retries: int = 0
+    finish_reason: str | None = None
 
 
 class ToolCallRecordEvent(_Event):

@@ -97,6 +97,11 @@ class LLMCallRecord:
     error_code: str | None
     cost_usd: float
     started_at: datetime
+    # The upstream's model name, the failed attempts retried before the call's end, and
+    # how it ended (``stop``, ``tool_calls``, ``error``, ``cancelled``): for traces.
+    upstream_model: str | None = None
+    retries: int = 0
+    finish_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from pantheon.live.records import replay_events
 from pantheon.live.registry import LiveTurn
 from pantheon.live.runner import TurnJob, execute_turn
 from pantheon.llm.gateway import LLMGateway
+from pantheon.observability.tracing import turn_trace
 from pantheon.settings import Settings
 from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
 from pantheon.turns.idempotency import ensure_same_request, request_hash
@@ -143,7 +144,8 @@ class TurnService:
         timeout_s = self.settings.turns.timeout_s
         spend = LedgerGuard(self.db, limits, hold_ttl_s(timeout_s)) if limits else None
         job = TurnJob(snapshot, self.gateway, self.db, timeout_s, self.tools, spend)
-        meta = TurnMeta.of(snapshot, str(owner_id), utcnow(), key, body_hash)
+        trace = turn_trace(snapshot.room_id)
+        meta = TurnMeta.of(snapshot, str(owner_id), utcnow(), key, body_hash, trace)
         live = LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,
