@@ -5,7 +5,6 @@ names, GenAI attributes) of each mode, of a cancelled turn, and an incoming
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
@@ -20,16 +19,6 @@ from tests.waiting import until
 
 TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
-
-
-@pytest.fixture
-async def receiver() -> AsyncIterator[OtlpReceiver]:
-    collector = OtlpReceiver()
-    await collector.start()
-    try:
-        yield collector
-    finally:
-        await collector.stop()
 
 
 @pytest.fixture
