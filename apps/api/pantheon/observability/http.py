@@ -20,7 +20,8 @@ def route_template(scope: Scope) -> str:
     return path if isinstance(path, str) and path else UNMATCHED
 
 
-def _header(scope: Scope, name: bytes) -> str | None:
+def header(scope: Scope, name: bytes) -> str | None:
+    """The first value of header ``name`` (lower-case), if the request has it."""
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return bytes(value).decode("latin-1")
@@ -38,7 +39,7 @@ class HttpMetrics:
             await self.app(scope, receive, send)
             return
         started = time.monotonic()
-        incoming_traceparent.set(_header(scope, b"traceparent"))
+        incoming_traceparent.set(header(scope, b"traceparent"))
         status = 500  # an app that raised before answering: the server sends a 500
 
         async def sending(message: Message) -> None:
