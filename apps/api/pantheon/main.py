@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import os
@@ -98,7 +97,9 @@ def create_app(
         finally:
             await http.aclose()
             await db.dispose()
-            await asyncio.to_thread(tracing.uninstall, spans)  # flushes: may wait on the network
+            # Last: flushes queued spans, within OTEL_EXPORTER_OTLP_TIMEOUT (nothing else is
+            # served by now; a thread here could keep a --workers worker from exiting).
+            tracing.uninstall(spans)
 
     app = FastAPI(
         title="Pantheon",
