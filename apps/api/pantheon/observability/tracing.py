@@ -97,7 +97,7 @@ def install(
         return None
     from pantheon.observability.tracing_otel import batch_processor, resource
 
-    _active = SpanExport(processor or batch_processor(), resource(), config)
+    _active = SpanExport(processor or batch_processor(environ), resource(), config)
     log.info("tracing: spans go to the OTLP/HTTP endpoint of the OTEL_* variables")
     return _active
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan
@@ -14,6 +16,7 @@ from pantheon.observability.tracing_fold import SpanData
 _SCOPE = InstrumentationScope("pantheon")
 _SAMPLED = TraceFlags(TraceFlags.SAMPLED)
 _KINDS = {"internal": SpanKind.INTERNAL, "client": SpanKind.CLIENT}
+SCHEDULE_DELAY_MS = 500
 
 
 def resource() -> Resource:
@@ -24,9 +27,12 @@ def resource() -> Resource:
     return named
 
 
-def batch_processor() -> BatchSpanProcessor:
-    """A batch processor exporting over OTLP/HTTP as the ``OTEL_*`` variables say."""
-    return BatchSpanProcessor(OTLPSpanExporter())
+def batch_processor(environ: Mapping[str, str]) -> BatchSpanProcessor:
+    """A batch processor exporting over OTLP/HTTP as the ``OTEL_*`` variables say, every
+    ``SCHEDULE_DELAY_MS`` unless ``OTEL_BSP_SCHEDULE_DELAY`` says otherwise (B10: with the
+    SDK's 5 s, spans pile up between exports and a turn cost ~12% more CPU, not ~1%)."""
+    delay = None if environ.get("OTEL_BSP_SCHEDULE_DELAY") else SCHEDULE_DELAY_MS
+    return BatchSpanProcessor(OTLPSpanExporter(), schedule_delay_millis=delay)
 
 
 def _context(trace_id: str, span_id: str) -> SpanContext:
