@@ -97,8 +97,8 @@ def create_app(
         finally:
             await http.aclose()
             await db.dispose()
-            # Last: flushes queued spans, within OTEL_EXPORTER_OTLP_TIMEOUT (nothing else is
-            # served by now; a thread here could keep a --workers worker from exiting).
+            # Last: flushes queued spans, within 30 s (nothing else is served by now;
+            # awaiting a thread here kept --workers workers from exiting).
             tracing.uninstall(spans)
 
     app = FastAPI(
