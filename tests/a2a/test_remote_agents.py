@@ -26,6 +26,7 @@ from pantheon.main import create_app
 from pantheon.settings import Settings
 from tests.a2a.conftest import a2a_for, collect, http_for, message
 from tests.factories import add_to_room, create_agent, create_room
+from tests.observability.otlp import OtlpReceiver, one, otel_env, roots
 from tests.turns_api.conftest import LiveServer, Serve
 
 
@@ -112,3 +113,35 @@ async def test_stopping_the_turn_cancels_the_remote_task(
             break
         await asyncio.sleep(0.02)
     assert len(found.tasks) == 1
+
+
+@pytest.fixture
+async def traced(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[OtlpReceiver]:
+    """Both servers trace to one in-process collector (set before they start)."""
+    receiver = OtlpReceiver()
+    await receiver.start()
+    for name, value in otel_env(receiver).items():
+        monkeypatch.setenv(name, value)
+    try:
+        yield receiver
+    finally:
+        await receiver.stop()
+
+
+async def test_a_remote_rooms_turn_joins_the_callers_trace(
+    traced: OtlpReceiver,
+    two: tuple[LiveServer, FastAPI, httpx.AsyncClient, str, str],
+    scripted: ScriptedProvider,
+) -> None:
+    _live, app, _client, _first_id, second_id = two
+    scripted.script('{"agents": ["remote1"]}', purpose="route")
+    scripted.script('{"continue": false}', purpose="evaluate")
+    sdk = await a2a_for(app, second_id, streaming=False)
+    [done] = await collect(sdk.send_message(message("plan it")))
+    assert done.task.status.state == TaskState.TASK_STATE_COMPLETED
+    spans = await traced.wait_for(lambda got: len(roots(got)) >= 2)
+    caller = one(spans, "turn orchestrator")
+    remote = one(spans, "turn roundtable")  # the first server's room, called over A2A
+    assert caller.attributes["pantheon.turn.id"] == done.task.id
+    assert remote.trace_id == caller.trace_id
+    assert remote.parent_id == caller.span_id

@@ -29,7 +29,7 @@ def test_bench_quick_prints_its_table() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["bench", "case", "metric", "pantheon", "baseline", "compare",
                                 "goal", "met"]  # fmt: skip
-    for key in ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9"):
+    for key in ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10"):
         assert any(line.startswith(f"{key} ") for line in lines), f"{key} missing"
         assert any(line.startswith(f'{{"bench":"{key}"') for line in lines)
     skipped = {

@@ -68,6 +68,12 @@ async def header(name: str, ctx: Context) -> str:
     return (ctx.headers or {}).get(name.lower(), "<none>")
 
 
+@server.tool()
+async def traceparent(ctx: Context) -> str:
+    """The ``traceparent`` of the call's ``_meta`` (trace context propagation)."""
+    return str((ctx.request_context.meta or {}).get("traceparent", "<none>"))
+
+
 @server.tool(name="dotted.name")
 async def dotted() -> str:
     """A tool whose name needs sanitising for a model."""

@@ -12,6 +12,8 @@ import anyio
 import pytest
 
 from pantheon.engine.tooling import ToolScope
+from pantheon.observability.trace_context import new_turn_trace
+from pantheon.observability.tracing_turn import traced
 from pantheon.tools.toolbox import ToolBox
 from tests.tools.conftest import FAST, STDIO_COMMAND, toolbox_for, wait_until_available
 
@@ -177,3 +179,12 @@ async def test_a_command_that_cannot_start_is_unavailable(tmp_path: Path) -> Non
         assert [(r.name, r.available) for r in ghost] == [("ghost.*", False)]
         assert "unavailable" not in ghost[0].description
         assert json.dumps(ghost[0].parameters) == "{}"
+
+
+async def test_a_traced_turns_call_carries_its_traceparent_in_meta(toolbox: ToolBox) -> None:
+    trace = new_turn_trace(None, None)
+    with traced(trace):
+        inside = await toolbox.call("local__traceparent", {}, SCOPE)
+    outside = await toolbox.call("local__traceparent", {}, SCOPE)
+    assert (inside.ok, inside.content) == (True, trace.traceparent)
+    assert outside.content == "<none>"

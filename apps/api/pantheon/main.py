@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
@@ -23,6 +24,7 @@ from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
 from pantheon.llm.http import make_http_client
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.observability import tracing
 from pantheon.observability.http import HttpMetrics
 from pantheon.protocols.mcp_server.server import build_mcp_server
 from pantheon.settings import Settings
@@ -50,6 +52,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        spans = tracing.install(os.environ)  # off unless the OTEL_* variables name an endpoint
         db = Database.from_url(settings.resolved_database_url)
         http = make_http_client(settings.llm)
         gateway = build_gateway(settings, http, scripted=scripted)
@@ -101,6 +104,9 @@ def create_app(
         finally:
             await http.aclose()
             await db.dispose()
+            # Last: flushes queued spans, within 30 s (nothing else is served by now;
+            # awaiting a thread here kept --workers workers from exiting).
+            tracing.uninstall(spans)
 
     app = FastAPI(
         title="Pantheon",

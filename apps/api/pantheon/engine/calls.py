@@ -105,6 +105,7 @@ class CallRunner:
         start = time.perf_counter()
         first: float | None = None
         key = request.agent_key or MANAGER_KEY
+        retries = 0
         try:
             async with closing_stream(self.gateway.stream(request)) as items:
                 async for item in items:
@@ -123,6 +124,7 @@ class CallRunner:
             outcome.status = "ok"
         except LLMError as err:
             outcome.status, outcome.error_code = "error", err.code
+            retries = err.retries
             outcome.refusal = err.refusal
             logger.warning(
                 "turn %s: %s call of %s failed: %s: %s",
@@ -134,7 +136,11 @@ class CallRunner:
         finally:
             ttft = None if first is None else _ms(first - start)
             call = self._call_record(request, round_no, outcome, started_at, start, ttft)
-            call = replace(call, replayed=replayed)
+            call = replace(
+                call,
+                replayed=replayed,
+                retries=outcome.usage.retries if outcome.usage else retries,
+            )
             self.record.set_call(slot, call)
             await _settle(hold, 0.0 if replayed else call.cost_usd, self.turn_id)
 
@@ -181,6 +187,8 @@ class CallRunner:
             started_at=started_at,
             digest=request_digest(request),
             output=_output(outcome),
+            upstream_model=self.alias(request.model).model or None,
+            finish_reason=_finish_reason(outcome),
         )
 
 
@@ -222,6 +230,13 @@ def _retrying(turn_id: str, key: str, item: Retrying, round_no: int | None) -> R
         delay_s=round(item.delay_s, 2),
         round=round_no,
     )
+
+
+def _finish_reason(outcome: CallOutcome) -> str:
+    """How the call ended as Pantheon saw it: ``stop``, ``tool_calls``, ``error``, ``cancelled``."""
+    if outcome.status != "ok":
+        return outcome.status
+    return "tool_calls" if outcome.tool_calls else "stop"
 
 
 def _ms(seconds: float) -> int:

@@ -321,6 +321,9 @@ class LLMCallEvent(_Event):
     digest: str | None = None
     output: CallOutput | None = None
     replayed: bool = False
+    upstream_model: str | None = None
+    retries: int = 0
+    finish_reason: str | None = None
 
 
 class ToolCallRecordEvent(_Event):

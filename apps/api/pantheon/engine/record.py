@@ -103,6 +103,11 @@ class LLMCallRecord:
     digest: str | None = None
     output: CallOutput | None = None
     replayed: bool = False
+    # The upstream's model name, the failed attempts retried before the call's end, and
+    # how it ended (``stop``, ``tool_calls``, ``error``, ``cancelled``): for traces.
+    upstream_model: str | None = None
+    retries: int = 0
+    finish_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ from pantheon.live.meta import TurnMeta
 from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import PublishedEvent
 from pantheon.observability import metrics
+from pantheon.observability.tracing_turn import trace_interrupted
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 _TERMINAL = ("turn_completed", "error")
@@ -116,4 +117,5 @@ async def record_interrupted(
         raise
     # Its process died before its end was counted; the calls it made were (by that process).
     metrics.TURNS.labels(mode=meta.mode, status=INTERRUPTED).inc()
+    trace_interrupted(meta, [event for event, _ in parsed], finished.finished_at)
     return True

@@ -19,6 +19,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.values import ApprovalStatus, Mode
 from pantheon.errors import Unprocessable
+from pantheon.observability.trace_context import TurnTrace
 
 
 def user_text(snapshot: TurnSnapshot) -> str:
@@ -47,6 +48,9 @@ class TurnMeta(BaseModel):
     continues: str | None = None
     # A continuation's decided calls: call id -> approved / rejected.
     approvals: dict[str, ApprovalStatus] = Field(default_factory=dict)
+    # Its place in a trace when tracing is on (observability/tracing*.py), so whoever
+    # records the turn exports one coherent trace.
+    trace: TurnTrace | None = None
 
     @classmethod
     def of(
@@ -56,6 +60,7 @@ class TurnMeta(BaseModel):
         created_at: datetime,
         key: str | None = None,
         request_hash: str | None = None,
+        trace: TurnTrace | None = None,
     ) -> TurnMeta:
         """The meta of the turn that runs ``snapshot``."""
         resume = snapshot.resume
@@ -64,7 +69,7 @@ class TurnMeta(BaseModel):
             turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=owner_id,
             mode=snapshot.mode, message=user_text(snapshot), created_at=created_at,
             idempotency_key=key, request_hash=request_hash,
-            continues=continued_turn(snapshot), approvals=approvals,
+            continues=continued_turn(snapshot), approvals=approvals, trace=trace,
         )  # fmt: skip
 
     def to_json(self) -> str:

@@ -30,6 +30,7 @@ from pantheon.live.registry import LiveTurn
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
 from pantheon.observability.logs import turn_context
+from pantheon.observability.tracing_turn import attach, traced
 from pantheon.observability.turn_metrics import TurnMetrics
 
 log = logging.getLogger(__name__)
@@ -123,9 +124,10 @@ async def _shielded(write: asyncio.Task[None]) -> None:
 
 async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     """The live turn's task body (see the module docstring for the ordering); its events
-    feed the metrics and its log lines name it (pantheon.observability)."""
+    feed the metrics and its trace, and its log lines name it (pantheon.observability)."""
     live.watchers.append(TurnMetrics(job.snapshot.mode))
-    with turn_context(live.turn_id, live.session_id):
+    trace = attach(live.watchers, live.meta)  # traced: when tracing is on
+    with turn_context(live.turn_id, live.session_id), traced(trace):
         await _execute(job, live)
 
 

@@ -14,6 +14,7 @@ from pantheon.error_codes import ErrorCode
 class LLMError(Exception):
     code = ErrorCode.LLM_ERROR
     retryable = False
+    retries = 0  # set by the gateway: failed attempts retried before this error
 
     def __init__(
         self, message: str, *, retry_after_s: float | None = None, refusal: str | None = None

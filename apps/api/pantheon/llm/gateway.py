@@ -31,6 +31,7 @@ import logging
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing, asynccontextmanager
+from dataclasses import replace
 from typing import TypeVar
 
 from pantheon.llm.deadline import current_deadline
@@ -132,8 +133,13 @@ class LLMGateway:
             except LLMError as err:
                 attempt += 1
                 if texts or calls or not err.retryable or attempt >= self.settings.max_attempts:
+                    err.retries = attempt - 1
                     raise
-                delay = self._retry_delay(attempt - 1, err, deadline)
+                try:
+                    delay = self._retry_delay(attempt - 1, err, deadline)
+                except LLMError as stop:  # no retry after all
+                    stop.retries = attempt - 1
+                    raise
                 metrics.LLM_RETRIES.labels(model=alias.name, code=err.code).inc()
                 logger.warning(
                     "llm %s attempt %d failed (%s: %s); retrying in %.2fs",
@@ -146,7 +152,8 @@ class LLMGateway:
                 usage = None
                 yield Retrying(attempt + 1, self.settings.max_attempts, err.code, delay)
                 await self._sleep(delay)
-        yield usage or self._estimate(request, "".join(texts))
+        final = usage or self._estimate(request, "".join(texts))
+        yield replace(final, retries=attempt) if attempt else final
 
     def _call_deadline(self) -> float:
         """When this call must be over: its own budget, or the turn's deadline if sooner."""

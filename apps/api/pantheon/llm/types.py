@@ -91,6 +91,7 @@ class Usage:
     input_tokens: int = 0
     output_tokens: int = 0
     estimated: bool = False
+    retries: int = 0  # set by the gateway: failed attempts retried before this answer
 
 
 StreamItem = TextDelta | ToolCall | Usage

@@ -1,6 +1,6 @@
 """HTTP request metrics, by route template (``/v1/sessions/{session_id}/turns``), never by
 raw path: a path that matches no route counts as ``unmatched``, so probing cannot grow
-the label set."""
+the label set. The request's ``traceparent`` is noted for a turn it may start (tracing)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import time
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pantheon.observability import metrics
+from pantheon.observability.trace_context import incoming_traceparent
 
 UNMATCHED = "unmatched"
 
@@ -17,6 +18,14 @@ def route_template(scope: Scope) -> str:
     """The matched route's path template, or ``unmatched``."""
     path = getattr(scope.get("route"), "path", None)
     return path if isinstance(path, str) and path else UNMATCHED
+
+
+def header(scope: Scope, name: bytes) -> str | None:
+    """The first value of header ``name`` (lower-case), if the request has it."""
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
 
 
 class HttpMetrics:
@@ -30,6 +39,7 @@ class HttpMetrics:
             await self.app(scope, receive, send)
             return
         started = time.monotonic()
+        incoming_traceparent.set(header(scope, b"traceparent"))
         status = 500  # an app that raised before answering: the server sends a 500
 
         async def sending(message: Message) -> None:

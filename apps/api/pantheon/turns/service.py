@@ -30,6 +30,7 @@ from pantheon.live.records import replay_events
 from pantheon.live.registry import LiveTurn
 from pantheon.live.runner import TurnJob, execute_turn
 from pantheon.llm.gateway import LLMGateway
+from pantheon.observability.tracing import turn_trace
 from pantheon.settings import Settings
 from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
 from pantheon.turns.idempotency import ensure_same_request, request_hash
@@ -175,7 +176,8 @@ class TurnService:
     def _live(
         self, snapshot: TurnSnapshot, owner_id: uuid.UUID, key: str | None, body_hash: str | None
     ) -> LiveTurn:
-        meta = TurnMeta.of(snapshot, str(owner_id), utcnow(), key, body_hash)
+        trace = turn_trace(snapshot.room_id)
+        meta = TurnMeta.of(snapshot, str(owner_id), utcnow(), key, body_hash, trace)
         return LiveTurn(
             turn_id=snapshot.turn_id,
             session_id=snapshot.session_id,

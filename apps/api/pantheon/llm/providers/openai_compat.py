@@ -35,6 +35,7 @@ from pantheon.llm.providers.openai_errors import (
 )
 from pantheon.llm.providers.openai_request import request_body
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
+from pantheon.observability.trace_context import outgoing_headers
 from pantheon.settings import LLMSettings
 
 __all__ = [
@@ -91,6 +92,7 @@ def upstream_headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
     key = os.environ.get(alias.api_key_env) if alias.api_key_env else None
     if key:
         headers["Authorization"] = f"Bearer {key}"
+    headers.update(outgoing_headers())  # the turn's traceparent, when traced
     return headers
 
 

@@ -40,6 +40,7 @@ from google.protobuf.json_format import MessageToDict
 
 from pantheon.llm.errors import BadRequest, LLMError, Unavailable
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, Usage
+from pantheon.observability.trace_context import outgoing_headers
 from pantheon.protocols.a2a.remote_config import RemoteAgent
 
 log = logging.getLogger("pantheon.a2a")
@@ -121,6 +122,7 @@ class A2AAgentProvider:
                     f"a2a_agents.{agent.name}: environment variable {variable} is unset"
                 )
             headers[header] = value
+        headers.update(outgoing_headers())  # the turn's traceparent, when traced
         return headers
 
     async def _card(self, agent: RemoteAgent, headers: dict[str, str]) -> AgentCard:

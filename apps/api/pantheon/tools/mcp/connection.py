@@ -17,15 +17,16 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import anyio
 from anyio.abc import TaskGroup
 from mcp import Client
 from mcp.shared.exceptions import MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT, RequestParamsMeta
 
 from pantheon.engine.tooling import ToolResult
+from pantheon.observability.trace_context import outgoing_headers
 from pantheon.settings import ToolSettings
 from pantheon.tools.mcp.client import open_client
 from pantheon.tools.mcp.config import McpServerConfig
@@ -100,7 +101,8 @@ class McpConnection:
         except ServerDown as exc:
             return failure(str(exc), limit)
         outcome: Outcome[ToolResult] = Outcome()
-        self._run(outcome, lambda client: self._call(client, tool, dict(arguments)))
+        meta = outgoing_headers()  # read here: the request runs in the connection's task
+        self._run(outcome, lambda client: self._call(client, tool, dict(arguments), meta))
         # A little slack: the SDK's own read timeout normally answers first, with its reason.
         await outcome.wait(self.config.timeout_s + 1.0)
         if outcome.value is not None:
@@ -166,9 +168,15 @@ class McpConnection:
         self._tools = unique_by_model_name(listed)
         self._listed_at = anyio.current_time()
 
-    async def _call(self, client: Client, tool: str, arguments: dict[str, Any]) -> ToolResult:
+    async def _call(
+        self, client: Client, tool: str, arguments: dict[str, Any], meta: dict[str, str]
+    ) -> ToolResult:
+        """One ``tools/call``; ``meta`` (its ``_meta``) carries the turn's ``traceparent``."""
         limit = self._settings.max_result_chars
-        result = await client.call_tool(tool, arguments, read_timeout_seconds=self.config.timeout_s)
+        timeout = self.config.timeout_s
+        result = await client.call_tool(
+            tool, arguments, read_timeout_seconds=timeout, meta=_request_meta(meta)
+        )
         text = result_text(result)
         if result.is_error:
             return failure(text or f"{tool} failed on MCP server {self.name}", limit)
@@ -253,3 +261,8 @@ class McpConnection:
             self._requests.cancel_scope.cancel()
         elif self._connection_scope is not None:
             self._connection_scope.cancel()
+
+
+def _request_meta(meta: dict[str, str]) -> RequestParamsMeta | None:
+    """A request's ``_meta`` (an open map in MCP) from ``meta``, or none when empty."""
+    return cast(RequestParamsMeta, dict(meta)) if meta else None
