@@ -103,6 +103,10 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
     summary_through_at: Mapped[datetime | None] = mapped_column(default=None)
     summary_messages: Mapped[int] = mapped_column(default=0, server_default="0")
     summary_updated_at: Mapped[datetime | None] = mapped_column(default=None)
+    # A fork (docs/adr/0024): the session it was forked from and the turn it forks at. Its
+    # history is the parent's up to that turn, read through the parent, never copied.
+    parent_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
+    fork_turn_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):

@@ -47,6 +47,21 @@ class SessionRead(ReadSchema):
     summary: SessionSummaryRead | None = Field(
         default=None, description="What older turns were folded into; null until needed"
     )
+    parent_id: uuid.UUID | None = Field(
+        default=None, description="A fork: the session it was forked from"
+    )
+    fork_turn_id: uuid.UUID | None = Field(
+        default=None, description="A fork: the parent's turn its history ends at"
+    )
+
+
+class ForkCreate(RequestBody):
+    model_config = ConfigDict(extra="forbid")
+
+    turn_id: uuid.UUID = Field(
+        description="The finished turn the fork's history ends at (this session's, or one "
+        "of the turns it inherited)"
+    )
 
 
 def auto_title(first_message: str | None) -> str:

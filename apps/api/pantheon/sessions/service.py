@@ -38,6 +38,8 @@ def session_read(row: SessionRow) -> SessionRead:
         last_activity_at=row.last_activity_at,
         created_at=chat.created_at,
         summary=_summary(chat),
+        parent_id=chat.parent_id,
+        fork_turn_id=chat.fork_turn_id,
     )
 
 
