@@ -16,6 +16,7 @@ import { openRosterDialog } from "./rooms/roster.js";
 import { sessionActions } from "./sessions/session-actions.js";
 import { installShortcuts } from "./core/shortcuts.js";
 import { renderSidebar } from "./shell/sidebar.js";
+import { SessionNav } from "./shell/session-nav.js";
 import { setErrorCodes } from "./text/humanize.js";
 import { openUsageDialog } from "./sessions/usage-dialog.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
@@ -24,6 +25,9 @@ const state = { rooms: [], agents: [], models: [], route: { kind: null } };
 const sidebar = document.getElementById("sidebar");
 const main = document.getElementById("main");
 const chat = new ChatPane({ onTurnFinished: () => { refreshSidebar(); refreshHeader(); } });
+const sessionNav = new SessionNav({ running: () => chat.runningSessions(),
+  list: (owner, q) => (owner.kind === "room" ? api.roomSessions(owner.id, q) : api.agentSessions(owner.id, q)) });
+chat.onLiveChange = () => sessionNav.render();
 let routeToken = 0;
 let current = null; // the open room or agent page's session actions
 
@@ -54,7 +58,8 @@ async function refreshSidebar() {
 }
 
 function drawSidebar() {
-  renderSidebar(sidebar, { ...state, onNewRoom: newRoom, onNewAgent: newAgent,
+  const open = state.route.kind && sessionNav.owner?.id === state.route.id;
+  renderSidebar(sidebar, { ...state, sessions: open ? sessionNav.el : null, onNewRoom: newRoom, onNewAgent: newAgent,
     onForgetKey: hasApiKey() ? forgetKey : null });
 }
 
@@ -87,6 +92,8 @@ async function route() {
     notify("That session no longer exists; it may have been deleted.", "error");
     return go(base, { replace: true });
   }
+  sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
+  drawSidebar();
   main.replaceChildren(header(kind, owner, sessions, sessionId), chat.el);
   const create = () => (kind === "room" ? api.createRoomSession(owner.id) : api.createAgentSession(owner.id)).then((s) => {
     history.replaceState(null, "", `${base}/sessions/${s.id}`);
@@ -107,7 +114,12 @@ async function route() {
     state.route = parseHash();
     chat.context.sessionId = null;
   };
-  await chat.show({ [kind]: owner, sessionId, discardSession,
+  // A fork (or a fresh chat, for null) of this owner, opened like any of its sessions.
+  const openSession = (sid) => {
+    history.pushState(null, "", sid ? `${base}/sessions/${sid}` : `${base}/new`);
+    return route();
+  };
+  await chat.show({ [kind]: owner, sessionId, discardSession, openSession,
     ensureSession: async () => chat.context.sessionId ?? create() });
   if (fresh) chat.composer.focus();
   return undefined;
@@ -121,7 +133,7 @@ function showing(kind, owner, sessionId) {
 
 function header(kind, owner, sessions, sessionId) {
   current = sessionActions({ owner: { kind, id: owner.id, name: owner.name }, currentId: sessionId, go,
-    isRunning: (sid) => chat.busy && chat.live.sessionId === sid, refresh: () => route() });
+    isRunning: (sid) => chat.isRunning(sid), refresh: () => route() });
   return kind === "room"
     ? roomHeader(owner, { sessions, sessionId, actions: { ...current, ...roomActions(owner) } })
     : agentHeader(owner, { sessions, sessionId, actions: { ...current, ...agentActions(owner) } });
@@ -136,6 +148,7 @@ async function refreshHeader() {
   try {
     const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
     if (state.route.sessionId === sessionId && old.isConnected) {
+      sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
       const focused = old.contains(document.activeElement);
       old.replaceWith(header(kind, owner, sessions, sessionId));
       if (focused) chat.composer.focus();
