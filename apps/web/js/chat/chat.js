@@ -83,10 +83,10 @@ export class ChatPane {
     this.history = history;
     let views;
     try {
+      const replayed = await history.first();
+      if (this.context?.sessionId !== sessionId) return;
       // This tab's live turn here: running, or ended without reaching the history (lost).
       const mine = this.lives.get(sessionId) ?? null;
-      const replayed = await history.first(mine && !mine.done ? mine.turnId : null);
-      if (this.context?.sessionId !== sessionId) return;
       const live = mine && (!mine.done || !history.ids.includes(mine.turnId)) ? mine : null;
       views = replayed.filter((view) => !live || view.el.dataset.turnId !== live.turnId)
         .map((view) => view.el);

@@ -23,11 +23,11 @@ export class HistoryLog {
       : null;
   }
 
-  /** The newest page's turn views (oldest first), leaving out the turn `skipId`. */
-  async first(skipId = null) {
+  /** The newest page's turn views, oldest first. */
+  async first() {
     const items = await this.pages.next();
     this.ids = items.map((item) => item.id);
-    return this.views(items.filter((item) => item.id !== skipId));
+    return this.views(items);
   }
 
   /** Call once the first page is in the log: offers the older pages, if any. */
