@@ -27,7 +27,8 @@ const main = document.getElementById("main");
 const chat = new ChatPane({ onTurnFinished: () => { refreshSidebar(); refreshHeader(); } });
 const sessionNav = new SessionNav({ running: () => chat.runningSessions(),
   list: (owner, q) => (owner.kind === "room" ? api.roomSessions(owner.id, q) : api.agentSessions(owner.id, q)) });
-chat.onLiveChange = () => sessionNav.render();
+// A turn started: its session is marked live (a first message's new session is listed).
+chat.onLiveChange = () => { sessionNav.render(); refreshHeader(); };
 let routeToken = 0;
 let current = null; // the open room or agent page's session actions
 
