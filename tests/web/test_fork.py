@@ -42,6 +42,8 @@ def test_fork_and_fork_and_resend_from_the_page(
         expect(page.locator(".session-current")).to_have_text("Fork of Story")
         expect(page.locator(".turn")).to_have_count(2)
         assert _messages(page) == ["m0", "m1"]
+        line = "Forked here: the turns above come from the session this one was forked from."
+        expect(page.locator(".fork-line")).to_have_text(line)
         box = page.get_by_label("Message")
         box.fill("m3 in the fork")
         box.press("Enter")
@@ -49,6 +51,9 @@ def test_fork_and_fork_and_resend_from_the_page(
             "data-status", "completed", timeout=WAIT_MS
         )
         assert _user_history(server.scripted) == ["m0", "m1", "m3 in the fork"]
+        page.reload()  # the line sits between the inherited turns and the fork's own
+        expect(page.locator(".turn")).to_have_count(3)
+        expect(page.locator(".turn").nth(1).locator("+ .fork-line")).to_have_text(line)
         screenshot(page, f"{size}-{theme}-fork")
 
         # Fork and resend on an inherited turn: history up to m0, m1 back in the composer.

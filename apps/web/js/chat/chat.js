@@ -88,8 +88,7 @@ export class ChatPane {
       // This tab's live turn here: running, or ended without reaching the history (lost).
       const mine = this.lives.get(sessionId) ?? null;
       const live = mine && (!mine.done || !history.ids.includes(mine.turnId)) ? mine : null;
-      views = replayed.filter((view) => !live || view.el.dataset.turnId !== live.turnId)
-        .map((view) => view.el);
+      views = replayed.filter((el) => !live || el.dataset.turnId !== live.turnId);
       if (live) views.push(live.view.el);
     } catch (err) {
       if (this.context?.sessionId !== sessionId) return;

@@ -1,6 +1,7 @@
 // The history part of the chat log: the newest page of a session's turns on open, older
 // pages prepended on "Load earlier turns" (or when that button scrolls into view), the
-// reading position kept. A paused turn whose continuation is known shows as decided.
+// reading position kept. A paused turn whose continuation is known shows as decided; in a
+// fork, a line marks where the inherited turns end.
 
 import { h } from "../core/dom.js";
 import { parseDecisions } from "../text/decisions.js";
@@ -10,6 +11,8 @@ export class HistoryLog {
   /** log: the scrolling element; actions: for each TurnView; onPage(): after a page is shown. */
   constructor({ sessionId, log, actions, onPage }) {
     this.pages = new HistoryPages(sessionId);
+    this.sessionId = sessionId;
+    this.oldest = null; // the oldest turn shown so far (an item of the history)
     this.log = log;
     this.actions = actions;
     this.onPage = onPage;
@@ -23,11 +26,14 @@ export class HistoryLog {
       : null;
   }
 
-  /** The newest page's turn views, oldest first. */
+  /** The newest page's elements (turns, and the fork line if it falls here), oldest first. */
   async first() {
     const items = await this.pages.next();
     this.ids = items.map((item) => item.id);
-    return this.views(items);
+    const elements = this.elements(items);
+    const newest = items[items.length - 1];
+    if (newest && newest.session_id !== this.sessionId) elements.push(forkLine(true)); // a new fork
+    return elements;
   }
 
   /** Call once the first page is in the log: offers the older pages, if any. */
@@ -37,14 +43,20 @@ export class HistoryLog {
     this.observer?.observe(this.button);
   }
 
-  views(items) {
+  elements(items) {
     for (const item of items) if (item.continues) this.continuations.set(item.continues, item);
-    return items.map((item) => {
+    const newer = this.oldest;
+    const elements = [];
+    items.forEach((item, i) => {
       const view = storedTurn(item, { actions: this.actions });
       const next = this.continuations.get(item.id);
       if (next) view.markDecided(parseDecisions(next.message));
-      return view;
+      elements.push(view.el);
+      const after = items[i + 1] ?? newer;
+      if (after && after.session_id !== item.session_id) elements.push(forkLine(after.session_id === this.sessionId));
     });
+    if (items.length) this.oldest = items[0];
+    return elements;
   }
 
   async loadEarlier() {
@@ -52,9 +64,9 @@ export class HistoryLog {
     this.loading = true;
     this.button.disabled = true;
     this.button.textContent = "Loading earlier turns…";
-    let views;
+    let elements;
     try {
-      views = this.views(await this.pages.next());
+      elements = this.elements(await this.pages.next());
     } catch (err) {
       this.button.textContent = `Load earlier turns (the last try failed: ${err.message})`;
       return;
@@ -63,7 +75,7 @@ export class HistoryLog {
       this.button.disabled = false;
     }
     const fromBottom = this.log.scrollHeight - this.log.scrollTop;
-    this.button.after(...views.map((view) => view.el));
+    this.button.after(...elements);
     if (this.pages.hasMore) this.button.textContent = "Load earlier turns";
     else this.stop();
     this.log.scrollTop = this.log.scrollHeight - fromBottom; // the turn read stays in place
@@ -75,4 +87,11 @@ export class HistoryLog {
     this.observer?.disconnect();
     this.button.remove();
   }
+}
+
+/** Where a fork's inherited turns end (`own`: the turns below are this session's). */
+function forkLine(own) {
+  return h("p", { class: "fork-line", role: "note" }, own
+    ? "Forked here: the turns above come from the session this one was forked from."
+    : "Forked here from an earlier session.");
 }
