@@ -30,6 +30,7 @@ const sessionNav = new SessionNav({ running: () => chat.runningSessions(),
 // A turn started: its session is marked live (a first message's new session is listed).
 chat.onLiveChange = () => { sessionNav.render(); refreshHeader(); };
 let routeToken = 0;
+let headerToken = 0;
 let current = null; // the open room or agent page's session actions
 
 function parseHash() {
@@ -144,11 +145,13 @@ function header(kind, owner, sessions, sessionId) {
 async function refreshHeader() {
   const { kind, id, sessionId } = state.route;
   const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
-  const old = main.querySelector(".view-head");
-  if (!owner || !old) return;
+  if (!owner || !main.querySelector(".view-head")) return;
+  const mine = ++headerToken; // a slower earlier refresh must not draw older sessions
   try {
     const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
-    if (state.route.sessionId === sessionId && old.isConnected) {
+    const old = main.querySelector(".view-head");
+    const same = state.route.kind === kind && state.route.id === id && state.route.sessionId === sessionId;
+    if (mine === headerToken && same && old) {
       sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
       const focused = old.contains(document.activeElement);
       old.replaceWith(header(kind, owner, sessions, sessionId));
