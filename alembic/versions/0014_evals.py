@@ -1,7 +1,7 @@
 """evals: datasets, runs and per-case results
 
 Revision ID: 0014_evals
-Revises: 0012_bounded_tsvector
+Revises: 0013_session_forks
 
 A dataset is a list of cases (JSON, validated by the API); a run holds its grid of targets
 and status; a result is one case on one target: its session and turn, the checks'
@@ -16,7 +16,7 @@ from alembic import op
 import pantheon.db.base
 
 revision: str = "0014_evals"
-down_revision: str | None = "0012_bounded_tsvector"
+down_revision: str | None = "0013_session_forks"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,5 +1,5 @@
-"""While a turn runs in one chat of the tab, another chat says so and links to it
-(issue 24)."""
+"""While a turn runs in one chat of the tab, another chat can run its own turn and links
+to the running one (issue 24: one running turn used to disable Send everywhere)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ from tests.web.server import LiveServer
 pytestmark = pytest.mark.browser
 
 
-def test_another_chat_links_to_the_running_turn(page: Page, server: LiveServer) -> None:
+def test_another_chat_links_to_the_running_turn_and_can_send(
+    page: Page, server: LiveServer
+) -> None:
     slow = server.agent("slowest")
     other = server.agent("idle")
-    server.scripted.script(answer("slowest", 40), agent="slowest", chunk_delay_s=0.1)
+    server.scripted.script(answer("slowest", 40), agent="slowest", chunk_delay_s=0.2)
     page.goto(f"/#/agents/{slow['id']}/new")
     box = page.get_by_label("Message")
     box.fill("Take your time")
@@ -27,10 +29,15 @@ def test_another_chat_links_to_the_running_turn(page: Page, server: LiveServer) 
 
     page.goto(f"/#/agents/{other['id']}/new")
     hint = page.locator(".composer-hint")
-    expect(hint).to_contain_text("A turn is running in another chat of this tab.")
-    expect(page.get_by_role("button", name="Send")).to_be_disabled()
+    expect(hint).to_contain_text("A turn is running in another chat of this tab")
     screenshot(page, "desktop-running-elsewhere")
-    hint.get_by_role("link", name="Open it").click()
+    box.fill("Meanwhile, here")
+    expect(page.get_by_role("button", name="Send")).to_be_enabled()
+    box.press("Enter")
+    mine = page.locator(".turn").last
+    expect(mine).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+    expect(mine).to_contain_text("idle: Meanwhile, here")
+    hint.get_by_role("link", name="Open the running one").click()
     expect(page).to_have_url(running_at)
     turn = page.locator(".turn").last
     expect(turn).to_have_attribute("data-status", "completed", timeout=WAIT_MS)

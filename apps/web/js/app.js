@@ -20,6 +20,7 @@ import { sessionActions } from "./sessions/session-actions.js";
 import { installShortcuts } from "./core/shortcuts.js";
 import { renderSidebar } from "./shell/sidebar.js";
 import { showEvals } from "./evals/evals-view.js";
+import { SessionNav } from "./shell/session-nav.js";
 import { setErrorCodes } from "./text/humanize.js";
 import { openUsageDialog } from "./sessions/usage-dialog.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
@@ -28,7 +29,12 @@ const state = { rooms: [], agents: [], models: [], route: { kind: null } };
 const sidebar = document.getElementById("sidebar");
 const main = document.getElementById("main");
 const chat = new ChatPane({ onTurnFinished: () => { refreshSidebar(); refreshHeader(); } });
+const sessionNav = new SessionNav({ running: () => chat.runningSessions(),
+  list: (owner, q) => (owner.kind === "room" ? api.roomSessions(owner.id, q) : api.agentSessions(owner.id, q)) });
+// A turn started: its session is marked live (a first message's new session is listed).
+chat.onLiveChange = () => { sessionNav.render(); refreshHeader(); };
 let routeToken = 0;
+let headerToken = 0;
 let current = null; // the open room or agent page's session actions
 
 function parseHash() {
@@ -58,7 +64,8 @@ async function refreshSidebar() {
 }
 
 function drawSidebar() {
-  renderSidebar(sidebar, { ...state, onNewRoom: newRoom, onNewAgent: newAgent,
+  const open = state.route.kind && sessionNav.owner?.id === state.route.id;
+  renderSidebar(sidebar, { ...state, sessions: open ? sessionNav.el : null, onNewRoom: newRoom, onNewAgent: newAgent,
     onForgetKey: hasApiKey() ? forgetKey : null });
 }
 
@@ -96,6 +103,8 @@ async function route() {
     notify("That session no longer exists; it may have been deleted.", "error");
     return go(base, { replace: true });
   }
+  sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
+  drawSidebar();
   main.replaceChildren(header(kind, owner, sessions, sessionId), chat.el);
   const create = () => (kind === "room" ? api.createRoomSession(owner.id) : api.createAgentSession(owner.id)).then((s) => {
     history.replaceState(null, "", `${base}/sessions/${s.id}`);
@@ -116,7 +125,12 @@ async function route() {
     state.route = parseHash();
     chat.context.sessionId = null;
   };
-  await chat.show({ [kind]: owner, sessionId, discardSession,
+  // A fork (or a fresh chat, for null) of this owner, opened like any of its sessions.
+  const openSession = (sid) => {
+    history.pushState(null, "", sid ? `${base}/sessions/${sid}` : `${base}/new`);
+    return route();
+  };
+  await chat.show({ [kind]: owner, sessionId, discardSession, openSession,
     ensureSession: async () => chat.context.sessionId ?? create() });
   if (fresh) chat.composer.focus();
   return undefined;
@@ -130,7 +144,7 @@ function showing(kind, owner, sessionId) {
 
 function header(kind, owner, sessions, sessionId) {
   current = sessionActions({ owner: { kind, id: owner.id, name: owner.name }, currentId: sessionId, go,
-    isRunning: (sid) => chat.busy && chat.live.sessionId === sid, refresh: () => route() });
+    isRunning: (sid) => chat.isRunning(sid), refresh: () => route() });
   return kind === "room"
     ? roomHeader(owner, { sessions, sessionId, actions: { ...current, ...roomActions(owner) } })
     : agentHeader(owner, { sessions, sessionId, actions: { ...current, ...agentActions(owner) } });
@@ -140,11 +154,14 @@ function header(kind, owner, sessions, sessionId) {
 async function refreshHeader() {
   const { kind, id, sessionId } = state.route;
   const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
-  const old = main.querySelector(".view-head");
-  if (!owner || !old) return;
+  if (!owner || !main.querySelector(".view-head")) return;
+  const mine = ++headerToken; // a slower earlier refresh must not draw older sessions
   try {
     const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
-    if (state.route.sessionId === sessionId && old.isConnected) {
+    const old = main.querySelector(".view-head");
+    const same = state.route.kind === kind && state.route.id === id && state.route.sessionId === sessionId;
+    if (mine === headerToken && same && old) {
+      sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
       const focused = old.contains(document.activeElement);
       old.replaceWith(header(kind, owner, sessions, sessionId));
       if (focused) chat.composer.focus();

@@ -107,6 +107,10 @@ class ChatSession(UUIDPrimaryKey, Timestamped, Base):
     summary_updated_at: Mapped[datetime | None] = mapped_column(default=None)
     # The turn this session replays (docs/replay.md); an index, not a foreign key (0015).
     replay_of: Mapped[uuid.UUID | None] = mapped_column(default=None, index=True)
+    # A fork (docs/adr/0024): the session it was forked from and the turn it forks at. Its
+    # history is the parent's up to that turn, read through the parent, never copied.
+    parent_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
+    fork_turn_id: Mapped[uuid.UUID | None] = mapped_column(default=None)
 
 
 class Turn(UUIDPrimaryKey, Timestamped, Base):

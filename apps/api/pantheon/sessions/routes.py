@@ -1,4 +1,5 @@
-"""Session routes: create in a room or on one agent, read, rename, delete, list, search."""
+"""Session routes: create in a room or on one agent, read, rename, delete, list, search,
+fork."""
 
 from __future__ import annotations
 
@@ -6,10 +7,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response, status
 
-from pantheon.deps import UoWDep, UserIdDep
+from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.schemas import Page, PageDep, page_of
+from pantheon.sessions.fork import fork_session
 from pantheon.sessions.repository import SessionRepository
-from pantheon.sessions.schemas import MessageRead, SessionCreate, SessionRead, SessionUpdate
+from pantheon.sessions.schemas import (
+    ForkCreate,
+    MessageRead,
+    SessionCreate,
+    SessionRead,
+    SessionUpdate,
+)
 from pantheon.sessions.service import SessionService
 
 router = APIRouter(tags=["sessions"])
@@ -91,3 +99,16 @@ async def list_messages(
     row = await service.get(user, session_id)
     rows, total = await service.repo.messages(row.id, limit=page.limit, offset=page.offset)
     return page_of(MessageRead, rows, total, page)
+
+
+@router.post("/v1/sessions/{session_id}/fork", status_code=status.HTTP_201_CREATED)
+async def fork(
+    session_id: str, data: ForkCreate, uow: UoWDep, services: ServicesDep, user: UserIdDep
+) -> SessionRead:
+    """A new session with this one's history up to and including ``turn_id``; no LLM call."""
+
+    async def running_in(turn_id: str) -> str | None:
+        live = await services.turns.live_turn(user, turn_id)
+        return None if live is None else live.session_id
+
+    return await fork_session(SessionRepository(uow), user, session_id, data.turn_id, running_in)

@@ -50,6 +50,21 @@ class SessionRead(ReadSchema):
     replay_of: uuid.UUID | None = Field(
         default=None, description="The turn this session replays (docs/replay.md); else null"
     )
+    parent_id: uuid.UUID | None = Field(
+        default=None, description="A fork: the session it was forked from"
+    )
+    fork_turn_id: uuid.UUID | None = Field(
+        default=None, description="A fork: the parent's turn its history ends at"
+    )
+
+
+class ForkCreate(RequestBody):
+    model_config = ConfigDict(extra="forbid")
+
+    turn_id: uuid.UUID = Field(
+        description="The finished turn the fork's history ends at (this session's, or one "
+        "of the turns it inherited)"
+    )
 
 
 def auto_title(first_message: str | None) -> str:

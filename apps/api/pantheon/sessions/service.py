@@ -39,6 +39,8 @@ def session_read(row: SessionRow) -> SessionRead:
         created_at=chat.created_at,
         summary=_summary(chat),
         replay_of=chat.replay_of,
+        parent_id=chat.parent_id,
+        fork_turn_id=chat.fork_turn_id,
     )
 
 

@@ -27,6 +27,7 @@ from pantheon.engine.snapshot import (
 )
 from pantheon.errors import Unprocessable, not_found
 from pantheon.rooms.repository import RoomRepository
+from pantheon.sessions.lineage import lineage
 from pantheon.sessions.repository import SessionRepository
 from pantheon.settings import Settings
 from pantheon.turns.approvals import awaiting_conflict
@@ -103,7 +104,8 @@ async def _stored_history(
 ) -> tuple[list[HistoryEntry], bool]:
     """The messages after the summary (at most ``limit``) and whether more were unread."""
     after = summary.through_at if summary is not None else None
-    rows, truncated = await turns.history(chat.id, limit, after=after)
+    segments = await lineage(turns.session, chat)
+    rows, truncated = await turns.history(segments, limit, after=after)
     return [_history_entry(m) for m in rows], truncated
 
 

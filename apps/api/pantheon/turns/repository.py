@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
+from pantheon.sessions.lineage import Segment, messages_of
 from pantheon.sessions.repository import SessionRepository
 
 
@@ -72,14 +73,15 @@ class TurnRepository(Repository):
         return list((await self.session.scalars(query)).all())
 
     async def history(
-        self, session_id: uuid.UUID, limit: int, *, after: datetime | None = None
+        self, segments: list[Segment], limit: int, *, after: datetime | None = None
     ) -> tuple[list[Message], bool]:
-        """The newest ``limit`` messages (newer than ``after``, the session summary's
-        end, when given), oldest first, and whether older ones were left unread.
+        """The newest ``limit`` messages of a session's lineage (newer than ``after``, the
+        session summary's end, when given), oldest first, and whether older ones were left
+        unread.
 
-        Reads only those rows, through ``ix_messages_session_history``: turns of a session
+        Reads only those rows, through ``ix_messages_session_history``: turns of a lineage
         never overlap, so message time orders turns, and ``seq`` orders within one."""
-        query = select(Message).where(Message.session_id == session_id)
+        query = select(Message).where(messages_of(segments))
         if after is not None:
             query = query.where(Message.created_at > after)
         query = query.order_by(Message.created_at.desc(), Message.seq.desc()).limit(limit + 1)

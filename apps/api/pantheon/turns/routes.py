@@ -1,8 +1,10 @@
-"""Turn routes: POST a turn (JSON or SSE, one code path), read, follow events, cancel."""
+"""Turn routes: POST a turn (JSON or SSE, one code path), read, follow events, cancel, and
+a session's history a page at a time."""
 
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated
 
@@ -15,6 +17,7 @@ from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
+from pantheon.turns.history import DEFAULT_LIMIT, MAX_LIMIT, HistoryPage, history_page
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import (
     ApprovalCreate,
@@ -152,6 +155,24 @@ async def list_session_turns(
     )
     items = [turn_read(row) for row in rows]
     return Page[TurnRead](items=items, total=total, limit=page.limit, offset=page.offset)
+
+
+@router.get("/v1/sessions/{session_id}/history")
+async def session_history(
+    session_id: str,
+    uow: UoWDep,
+    user: UserIdDep,
+    before: Annotated[
+        uuid.UUID | None, Query(description="A turn id: only turns older than it")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+) -> HistoryPage:
+    """A page of the session's recorded turns (a fork's inherited ones included), newest
+    page first, each with its events and figures: what a reader needs to show them."""
+    chat = await SessionRepository(uow).get(user, session_id)
+    if chat is None:
+        raise not_found("session", session_id)
+    return await history_page(uow, chat, before, limit)
 
 
 @router.get("/v1/turns/{turn_id}")

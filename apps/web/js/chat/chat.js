@@ -1,20 +1,23 @@
-// The chat pane: a session's history (rebuilt from recorded events, see history.js), the
-// composer, the live turn (live-turn.js), and the per-turn actions: copy, regenerate
-// (the same message again, as a new turn) and edit-and-resend (a changed message, new turn).
+// The chat pane: a session's history (a page at a time, see history-log.js), the composer,
+// the live turns (live-turn.js; one per session, several sessions may run at once), and
+// the per-turn actions: copy, regenerate (the same message again, as a new turn),
+// edit-and-resend (a changed message, new turn), fork (a new session with the history up
+// to that turn) and fork and resend (a new session whose history stops before that turn).
 
 import { h } from "../core/dom.js";
 import { Composer } from "./composer.js";
-import { replayTurns, loadingNote } from "./history.js";
+import { loadingNote } from "./history.js";
+import { HistoryLog } from "./history-log.js";
 import { LiveTurn } from "./live-turn.js";
 import { api, postApprovalsStream } from "../core/api.js";
 import { defaultMode, latestRerunnable, modeSpec } from "../core/modes.js";
 import { clearRunning } from "../core/resume-store.js";
-import { decisionText, parseDecisions } from "../text/decisions.js";
+import { decisionText } from "../text/decisions.js";
 
 export class ChatPane {
   constructor({ onTurnFinished } = {}) {
     this.onTurnFinished = onTurnFinished;
-    this.live = null;
+    this.lives = new Map(); // session id -> this tab's latest live turn there
     this.context = null;
     this.stick = true;
     this.log = h("div", { class: "chat-log", tabindex: "0", "aria-label": "Conversation" });
@@ -32,6 +35,8 @@ export class ChatPane {
       rerunFrom: (view, key) => this.send({ message: view.message, mode: this.modeFor(view), rerunFrom: key }),
       retryAgent: (view, key) => this.retryAgent(view, key),
       decide: (view, decisions) => this.decide(view, decisions),
+      fork: (view) => this.fork(view),
+      forkEdit: (view) => this.forkEdit(view),
     };
     this.el = h("section", { class: "chat" }, this.log, this.composer.el);
   }
@@ -73,22 +78,18 @@ export class ChatPane {
   }
 
   async loadHistory(sessionId) {
+    this.history?.stop();
+    const history = new HistoryLog({ sessionId, log: this.log, actions: this.actions,
+      onPage: () => this.updateComposer() });
+    this.history = history;
     let views;
     try {
-      const turns = await api.sessionTurns(sessionId);
+      const replayed = await history.first();
       if (this.context?.sessionId !== sessionId) return;
-      // This tab's live turn: running, or ended without reaching the stored list (lost).
-      const mine = this.live?.sessionId === sessionId ? this.live : null;
-      const live = mine && (!mine.done || !turns.some((t) => t.id === mine.turnId)) ? mine : null;
-      const replayed = await replayTurns(turns.filter((t) => !live || t.id !== live.turnId),
-        { actions: this.actions });
-      // A paused turn someone already decided: its card shows the decisions, offers nothing.
-      const continuations = new Map(turns.filter((t) => t.continues).map((t) => [t.continues, t]));
-      for (const view of replayed) {
-        const next = continuations.get(view.turnId);
-        if (next) view.markDecided(parseDecisions(next.message));
-      }
-      views = replayed.map((view) => view.el);
+      // This tab's live turn here: running, or ended without reaching the history (lost).
+      const mine = this.lives.get(sessionId) ?? null;
+      const live = mine && (!mine.done || !history.ids.includes(mine.turnId)) ? mine : null;
+      views = replayed.filter((el) => !live || el.dataset.turnId !== live.turnId);
       if (live) views.push(live.view.el);
     } catch (err) {
       if (this.context?.sessionId !== sessionId) return;
@@ -100,6 +101,7 @@ export class ChatPane {
     if (this.context?.sessionId !== sessionId) return; // the user moved on meanwhile
     this.log.replaceChildren(...(views.length ? views : [this.emptyState()]));
     this.log.scrollTop = this.log.scrollHeight;
+    history.attach();
     this.updateComposer(); // Edit/Regenerate wait while a turn runs
   }
 
@@ -117,19 +119,37 @@ export class ChatPane {
     return room && view.mode && view.mode !== room.mode ? view.mode : "";
   }
 
+  /** The live turn of the open session, if this tab started or resumed one there. */
+  get live() {
+    return this.lives.get(this.context?.sessionId) ?? null;
+  }
+
+  /** A turn of the open session is running: Send and the turn actions wait for it. */
   get busy() {
-    return Boolean(this.live && !this.live.done);
+    return this.isRunning(this.context?.sessionId);
+  }
+
+  isRunning(sessionId) {
+    const live = this.lives.get(sessionId);
+    return Boolean(live && !live.done);
+  }
+
+  /** The sessions with a turn running in this tab (the sidebar marks them). */
+  runningSessions() {
+    return new Set([...this.lives.values()].filter((live) => !live.done).map((live) => live.sessionId));
   }
 
   updateComposer() {
     const noAgents = this.context?.room && this.context.room.agents.length === 0;
     let hint = "Enter sends · Shift+Enter newline";
     let link = null;
-    if (this.busy && this.live.sessionId !== this.context?.sessionId) {
-      hint = "A turn is running in another chat of this tab.";
-      if (this.live.href) link = { href: this.live.href, text: "Open it" };
-    } else if (this.busy) hint = "Agents are answering… (Esc stops)";
+    const elsewhere = [...this.lives.values()].find((live) => !live.done && live.sessionId !== this.context?.sessionId);
+    if (this.busy) hint = "Agents are answering… (Esc stops)";
     else if (noAgents) hint = "Add agents to the roster first.";
+    else if (elsewhere) {
+      hint = "A turn is running in another chat of this tab; this one can run too.";
+      if (elsewhere.href) link = { href: elsewhere.href, text: "Open the running one" };
+    }
     this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint, link);
     for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun, .panel-retry")) {
       button.disabled = this.busy;
@@ -168,7 +188,7 @@ export class ChatPane {
         // A refused first message leaves no empty session behind (docs/web.md).
         const here = this.context?.sessionId === sessionId;
         if (fresh && outcome?.refused) await this.context?.discardSession?.(sessionId);
-        this.finished(outcome, message, here);
+        this.finished(_live, outcome, message, here);
       } });
     await this.run(live, (t) => t.start(body));
   }
@@ -181,7 +201,7 @@ export class ChatPane {
     if (this.busy) throw new Error("another turn is running; wait for it to finish");
     const sessionId = this.context?.sessionId;
     const live = new LiveTurn({ sessionId, message: decisionsNote(view, decisions), mode: view.mode,
-      actions: this.actions, onFinished: (_live, outcome) => this.finished(outcome, null) });
+      actions: this.actions, onFinished: (done, outcome) => this.finished(done, outcome, null) });
     const response = await postApprovalsStream(view.turnId, { decisions }, live.controller.signal);
     this.run(live, (t) => t.consume(response));
   }
@@ -192,10 +212,10 @@ export class ChatPane {
    */
   resume(state) {
     const live = new LiveTurn({ sessionId: state.sessionId, message: state.message, actions: this.actions,
-      onFinished: (_live, outcome) => this.finished(outcome, state.message) });
+      onFinished: (done, outcome) => this.finished(done, outcome, state.message) });
     live.turnId = state.turnId;
     if (state.href) live.href = state.href;
-    this.live = live;
+    this.lives.set(live.sessionId, live);
     live.resume(state.turnId).catch((err) => {
       clearRunning();
       live.view.finish("error");
@@ -205,21 +225,58 @@ export class ChatPane {
   }
 
   async run(live, go) {
-    this.live = live;
-    this.log.querySelector(".empty")?.remove();
-    this.log.append(live.view.el);
-    this.stick = true;
+    this.lives.set(live.sessionId, live);
+    if (this.context?.sessionId === live.sessionId) {
+      this.log.querySelector(".empty")?.remove();
+      this.log.append(live.view.el);
+      this.stick = true;
+    }
     this.updateComposer();
+    this.onLiveChange?.();
     await go(live);
   }
 
-  finished(outcome, message, here = this.live?.sessionId === this.context?.sessionId) {
+  finished(live, outcome, message, here = live.sessionId === this.context?.sessionId) {
     if (outcome?.restore && here && message) this.composer.restore(message);
     // Resumed on load and lost before the page showed the session: restore it on show().
-    else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: this.live.sessionId, message };
+    else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: live.sessionId, message };
     this.updateComposer();
-    this.onTurnFinished?.(this.live);
+    this.onTurnFinished?.(live);
     if (here) this.composer.focus();
+  }
+
+  /** A new session with the history up to and including `view`'s turn, then open it. */
+  async fork(view) {
+    const sessionId = view.el.dataset.sessionId || this.context?.sessionId;
+    if (!sessionId || !view.turnId) return;
+    try {
+      const forked = await api.forkSession(sessionId, view.turnId);
+      await this.context?.openSession?.(forked.id);
+    } catch (err) {
+      view.notice(`Could not fork here: ${err.message}`, "error");
+    }
+  }
+
+  /**
+   * Fork and resend: a new session whose history stops just before `view`'s turn (no
+   * session at all before the first turn), opened with the message in the composer; this
+   * session stays as it is.
+   */
+  async forkEdit(view) {
+    const sessionId = this.context?.sessionId;
+    const { message, mode } = view;
+    try {
+      const before = await api.history(sessionId, { before: view.turnId, limit: 1 });
+      const previous = before.items[0];
+      if (previous) {
+        const forked = await api.forkSession(previous.session_id, previous.id);
+        await this.context?.openSession?.(forked.id);
+      } else await this.context?.openSession?.(null);
+    } catch (err) {
+      view.notice(`Could not fork here: ${err.message}`, "error");
+      return;
+    }
+    this.composer.edit(message, mode);
   }
 
   /** Esc: stop the running turn of this tab, if any. */

@@ -1,46 +1,41 @@
-// A session's finished turns, rebuilt from their recorded events (GET /v1/turns/{id}/events
-// replays a finished turn) through the same renderers as a live turn, then given the
-// stored figures (GET /v1/turns/{id}). A reopened session looks exactly as it streamed.
+// A session's finished turns, a page at a time (GET /v1/sessions/{id}/history: newest page
+// first, each turn with the events it streamed and its stored figures), rebuilt through
+// the same renderers as a live turn. A reopened session looks exactly as it streamed, and
+// opening one costs one request however long it is; older pages load on demand.
 
-import { api, followTurnStream } from "../core/api.js";
+import { api } from "../core/api.js";
 import { h } from "../core/dom.js";
-import { readEvents } from "../core/sse.js";
 import { TurnView } from "./turn-view.js";
 
-const PARALLEL = 4; // requests in flight while loading a long history
+export const PAGE_TURNS = 20;
 
-/** One stored turn as a TurnView; `actions` as for TurnView. */
-export async function replayTurn(turn, { signal, actions } = {}) {
-  const view = new TurnView({ message: turn.message, mode: turn.mode, actions });
-  view.el.dataset.turnId = turn.id;
-  const [events, detail] = await Promise.allSettled([
-    followTurnStream(turn.id, 0, signal).then((response) =>
-      readEvents(response, (event) => view.apply(event))),
-    api.turn(turn.id),
-  ]);
-  if (events.status === "rejected") {
-    if (events.reason?.name === "AbortError") throw events.reason;
-    view.finish(turn.status);
-    view.notice(`This turn's details could not be loaded: ${events.reason.message}`, "error");
-  } else if (!view.finished) {
-    view.finish(turn.status); // a log without its last event (an interrupted turn)
-  }
-  if (detail.status === "fulfilled") view.applyDetail(detail.value);
+/** One stored turn (an item of the history) as a TurnView; `actions` as for TurnView. */
+export function storedTurn(item, { actions } = {}) {
+  const view = new TurnView({ message: item.message, mode: item.mode, actions });
+  view.turnId = item.id;
+  view.el.dataset.turnId = item.id;
+  view.el.dataset.sessionId = item.session_id;
+  for (const event of item.events) view.apply(event);
+  if (!view.finished) view.finish(item.status); // a log without its last event (interrupted)
+  view.applyDetail(item);
   return view;
 }
 
-/** Every turn of `turns` (oldest first) as views, in order, at most PARALLEL loads at once. */
-export async function replayTurns(turns, options = {}) {
-  const views = new Array(turns.length);
-  let next = 0;
-  async function worker() {
-    while (next < turns.length) {
-      const index = next++;
-      views[index] = await replayTurn(turns[index], options);
-    }
+/** The pages of one session's history, newest first: `next()` reads the next older one. */
+export class HistoryPages {
+  constructor(sessionId) {
+    this.sessionId = sessionId;
+    this.before = null;
+    this.hasMore = true;
   }
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, turns.length) }, worker));
-  return views;
+
+  /** The next older page's turns, oldest first. */
+  async next() {
+    const page = await api.history(this.sessionId, { before: this.before, limit: PAGE_TURNS });
+    this.before = page.before;
+    this.hasMore = page.has_more;
+    return page.items;
+  }
 }
 
 /** A placeholder while a long history loads. */

@@ -61,7 +61,15 @@ export class TurnView {
         onclick: () => actions.edit(this) }, "Edit") : null,
       actions?.regenerate ? h("button", { type: "button", class: "ghost small",
         title: "Send this message again as a new turn; this one stays in the history",
-        onclick: () => actions.regenerate(this) }, "Regenerate") : null);
+        onclick: () => actions.regenerate(this) }, "Regenerate") : null,
+      actions?.fork ? h("button", { type: "button", class: "ghost small fork",
+        "aria-label": `Fork from here: ${excerpt(message)}`,
+        title: "A new session with this conversation up to and including this turn",
+        onclick: () => actions.fork(this) }, "Fork") : null,
+      actions?.forkEdit ? h("button", { type: "button", class: "ghost small fork-edit",
+        "aria-label": `Fork and resend: ${excerpt(message)}`,
+        title: "Change this message in a new session whose history stops before it; this session stays as it is",
+        onclick: () => actions.forkEdit(this) }, "Fork and resend") : null);
     this.el = h(
       "article",
       { class: "turn", "aria-label": "Turn", dataset: { mode } },
@@ -201,4 +209,10 @@ export class TurnView {
     this.synthesis.start();
     answerBlock(this, { content: this.synthesis.el }).classList.add("synthesis");
   }
+}
+
+/** The start of a message, for buttons that must say which turn they act on. */
+function excerpt(message) {
+  const line = message.trim().split("\n")[0];
+  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
 }

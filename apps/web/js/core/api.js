@@ -156,7 +156,10 @@ export const api = {
     request("POST", `/v1/agents/${id(agentId)}/sessions`, { title }),
   session: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}`),
   messages: (sessionId) => all(`/v1/sessions/${id(sessionId)}/messages`),
-  sessionTurns: (sessionId) => all(`/v1/sessions/${id(sessionId)}/turns`),
+  history: (sessionId, { before = null, limit = 20 } = {}) => request("GET",
+    `/v1/sessions/${id(sessionId)}/history?limit=${limit}${before ? `&before=${id(before)}` : ""}`),
+  forkSession: (sessionId, turnId) =>
+    request("POST", `/v1/sessions/${id(sessionId)}/fork`, { turn_id: turnId }),
   sessionUsage: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}/usage`),
   roomUsage: (roomId) => request("GET", `/v1/rooms/${id(roomId)}/usage`),
 

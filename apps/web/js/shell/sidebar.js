@@ -1,4 +1,5 @@
-// The navigation column: rooms and agents, each with a "New" button and an empty state.
+// The navigation column: rooms and agents, each with a "New" button and an empty state;
+// the open one has its sessions under it (`sessions`: the SessionNav element).
 
 import { h } from "../core/dom.js";
 import { showShortcuts } from "../core/shortcuts.js";
@@ -15,13 +16,13 @@ function themeButton() {
   return button;
 }
 
-export function renderSidebar(el, { rooms, agents, route, onNewRoom, onNewAgent, onForgetKey }) {
+export function renderSidebar(el, { rooms, agents, route, sessions = null, onNewRoom, onNewAgent, onForgetKey }) {
   const roomItems = rooms.map((room) => item(
     `#/rooms/${room.id}`, room.name, `${room.mode} · ${count(room.agents.length, "agent")}`,
-    route.kind === "room" && route.id === room.id));
+    route.kind === "room" && route.id === room.id, sessions));
   const agentItems = agents.map((agent) => item(
     `#/agents/${agent.id}`, agent.name, `@${agent.key} · ${agent.model}`,
-    route.kind === "agent" && route.id === agent.id));
+    route.kind === "agent" && route.id === agent.id, sessions));
   el.replaceChildren(
     h("a", { class: "brand", href: "#/" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "Π"), "Pantheon"),
     group("Rooms", "New room", onNewRoom, roomItems, "No rooms yet. A room is a team of agents."),
@@ -42,10 +43,11 @@ function group(title, action, onAction, items, emptyText) {
     items.length ? h("ul", { class: "side-list" }, items) : h("p", { class: "side-empty" }, emptyText));
 }
 
-function item(href, name, meta, current) {
+function item(href, name, meta, current, sessions) {
   return h("li", {},
     h("a", { href, class: "side-item", "aria-current": current ? "page" : null },
-      h("span", { class: "side-name" }, name), h("span", { class: "side-meta" }, meta)));
+      h("span", { class: "side-name" }, name), h("span", { class: "side-meta" }, meta)),
+    current ? sessions : null);
 }
 
 function count(n, word) {

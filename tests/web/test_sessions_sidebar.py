@@ -1,0 +1,81 @@
+"""The sidebar lists the open agent's sessions, searchable by title and message text, and
+marks the ones running in this tab "live"; a second session runs while the first does
+(issue 24: one running turn used to disable Send in every other chat, with no link)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from tests.web.conftest import WAIT_MS, screenshot
+from tests.web.server import LiveServer
+from tests.web.views import VIEWS, Theme, open_sidebar, viewed
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(("size", "theme"), VIEWS)
+def test_sidebar_sessions_search_and_two_running_at_once(
+    browser: Browser, server: LiveServer, size: str, theme: Theme
+) -> None:
+    key = f"side{size}{theme}"
+    agent = server.agent(key)
+    made = {}
+    for title, message in (("Alpha plans", "apples and pears"), ("Beta notes", "bananas")):
+        made[title] = server.api("POST", f"/v1/agents/{agent['id']}/sessions", {"title": title})
+        server.api("POST", f"/v1/sessions/{made[title]['id']}/turns", {"message": message})
+    alpha, beta = made["Alpha plans"]["id"], made["Beta notes"]["id"]
+    with viewed(browser, server, size, theme) as page:
+        server.scripted.script("held", agent=key, delay_s=60, times=1)  # stopped below
+        page.goto(f"/#/agents/{agent['id']}/sessions/{alpha}")
+        box = page.get_by_label("Message")
+        box.fill("first, slowly")
+        box.press("Enter")
+        expect(page.locator(".turn").last).to_have_attribute("data-status", "running")
+
+        open_sidebar(page, size)
+        nav = page.locator("#sidebar .side-sessions")
+        alpha_link = nav.locator(f".side-session[data-id='{alpha}']")
+        beta_link = nav.locator(f".side-session[data-id='{beta}']")
+        expect(alpha_link).to_have_attribute("aria-current", "page")
+        expect(alpha_link).to_have_attribute("data-live", "true")
+        expect(alpha_link.locator(".badge.live")).to_have_text("live")
+        expect(beta_link).to_have_attribute("data-live", "false")
+        screenshot(page, f"{size}-{theme}-sidebar-live")
+        beta_link.click()
+
+        expect(page.locator(".turn").last.locator(".msg-user")).to_have_text("bananas")
+        hint = page.locator(".composer-hint")
+        expect(hint.get_by_role("link", name="Open the running one")).to_be_visible()
+        box.fill("second, meanwhile")
+        box.press("Enter")
+        mine = page.locator(".turn").last
+        expect(mine).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+        expect(mine).to_contain_text(f"{key}: second, meanwhile")
+
+        open_sidebar(page, size)
+        expect(beta_link).to_have_attribute("aria-current", "page")
+        expect(alpha_link).to_have_attribute("data-live", "true")  # still running there
+        expect(beta_link).to_have_attribute("data-live", "false")
+        search = nav.get_by_role("searchbox", name="Search sessions")
+        search.fill("banana")  # message text
+        expect(alpha_link).to_have_count(0)
+        expect(nav.locator(".side-session")).to_have_count(1)
+        expect(beta_link).to_be_visible()
+        search.fill("ALPHA")  # title, any case
+        expect(beta_link).to_have_count(0)
+        expect(nav.locator(".side-session")).to_have_count(1)
+        expect(alpha_link).to_be_visible()
+        screenshot(page, f"{size}-{theme}-sidebar-search")
+        search.fill("nothing like this")
+        expect(nav).to_contain_text("No session mentions “nothing like this”.")
+        search.fill("")
+        expect(nav.locator(".side-session")).to_have_count(2)
+        alpha_link.click()
+
+        held = page.locator(".turn").last
+        expect(held).to_have_attribute("data-status", "running")
+        held.get_by_role("button", name="Stop").click()
+        expect(held).to_have_attribute("data-status", "cancelled", timeout=WAIT_MS)
+        open_sidebar(page, size)
+        expect(alpha_link).to_have_attribute("data-live", "false")
