@@ -77,7 +77,7 @@ def test_server_default_names_the_model_and_the_manager_model_can_be_chosen(
     assert room["manager_model"] == "metered"
 
     page.get_by_role("button", name="Room actions").click()
-    page.get_by_role("menuitem", name="Rename room…").click()
+    page.get_by_role("menuitem", name="Edit room…").click()
     dialog = page.locator("dialog[open]")
     expect(dialog.get_by_label("Manager model")).to_have_value("metered")
     dialog.get_by_label("Manager model").select_option("")

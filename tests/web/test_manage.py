@@ -17,7 +17,7 @@ def test_room_rename_mode_roster_order_and_delete(page: Page, server: LiveServer
     expect(page.locator(".view-title")).to_have_text("Draft")
 
     page.get_by_role("button", name="Room actions").click()
-    page.get_by_role("menuitem", name="Rename room…").click()
+    page.get_by_role("menuitem", name="Edit room…").click()
     dialog = page.locator("dialog[open]")
     dialog.get_by_label("Name").fill("Final")
     dialog.get_by_role("button", name="Save").click()

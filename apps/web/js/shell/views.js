@@ -43,7 +43,7 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
         menuButton("Room", [
           { label: "Documents…", onSelect: actions.documents },
           { label: "Room usage…", onSelect: actions.usage },
-          { label: "Rename room…", onSelect: actions.rename },
+          { label: "Edit room…", onSelect: actions.rename },
           { label: "Delete room…", onSelect: actions.remove, danger: true },
         ], { ariaLabel: "Room actions" }))),
     room.description ? h("p", { class: "muted view-description" }, room.description) : null,
