@@ -169,3 +169,27 @@ async def test_the_report_names_the_cases_that_flipped_between_two_runs(
     assert report["compared_with"] == before["id"]
     again = (await client.get(f"/v1/evals/{after['id']}/report?compare={before['id']}")).json()
     assert again == report  # the bootstrap is seeded: the same report every time
+
+
+async def test_a_judge_is_paid_within_the_budget_and_stops_the_run_when_it_cannot_be(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    scripted.script('{"score": 9, "reason": "fine"}', agent="judge")
+    room_id = await demo_room(client)  # unpriced agents: only the judge costs money
+    judged = {"type": "judge", "model": "metered", "rubric": "Is it right?"}
+    cases = [{"id": f"c{n}", "message": "same question", "checks": [judged]} for n in range(3)]
+    body = {"name": "judged", "cases": cases}
+    dataset_id = (await client.post("/v1/evals/datasets", json=body)).json()["id"]
+    await _budget(client, 0.0001)  # less than one judge call may cost
+    run = await start_run(
+        client, dataset_id=dataset_id, targets=[{"room_id": room_id, "mode": "standalone"}],
+        concurrency=1,
+    )  # fmt: skip
+    done = await finished(client, run["id"])
+    assert done["status"] == "budget_exceeded"
+    assert "no room left for the judge's call" in done["error"]
+    assert scripted.calls(agent="judge") == []  # refused before the call, never paid
+    items = (await client.get(f"/v1/evals/{run['id']}/results")).json()["items"]
+    assert len(items) == 1
+    assert items[0]["passed"] is None
+    assert "no room left for the judge's call" in items[0]["error"]

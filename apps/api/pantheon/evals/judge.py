@@ -3,7 +3,8 @@
 The request asks for ``{"score", "reason"}`` as structured output (aliases that cannot
 honour it still usually answer JSON); the verdict is read tolerantly, and an answer with
 no readable score in 0-10 fails the check with that reason instead of guessing one.
-The judge's own cost is reported apart from the target's (``judge_cost_usd``).
+The judge's own cost is reported apart from the target's (``judge_cost_usd``) and is
+held against the owner's budgets like a turn's call (``judge_spend``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from pantheon.engine.json_extract import extract_json_object
 from pantheon.evals.cases import Case, JudgeCheck
+from pantheon.evals.judge_spend import JudgeSpend
 from pantheon.evals.schemas import CheckOutcome
 from pantheon.llm.errors import LLMError
 from pantheon.llm.gateway import LLMGateway
@@ -72,9 +74,15 @@ def read_score(text: str) -> tuple[float, str] | None:
 
 
 async def judge(
-    gateway: LLMGateway, check: JudgeCheck, case: Case, answer: str, default_model: str
+    gateway: LLMGateway,
+    check: JudgeCheck,
+    case: Case,
+    answer: str,
+    default_model: str,
+    spend: JudgeSpend,
 ) -> Verdict:
-    """Ask ``check.model`` for a verdict; an upstream failure fails the check, with why."""
+    """Ask ``check.model`` for a verdict, paid within the owner's budgets (``spend``); an
+    upstream failure fails the check, with why."""
     model = check.model or default_model
     request = LLMRequest(
         model=model,
@@ -88,12 +96,20 @@ async def judge(
         response_format=VERDICT_FORMAT,
     )
     try:
+        hold = await spend.reserve(request)
+    except LLMError as exc:  # an unknown model alias
+        return Verdict(
+            CheckOutcome(type="judge", passed=False, detail=f"judge failed: {exc}"), None, 0.0
+        )
+    try:
         completion = await gateway.complete(request)
     except LLMError as exc:
+        await hold.settle(0.0)
         return Verdict(
             CheckOutcome(type="judge", passed=False, detail=f"judge failed: {exc}"), None, 0.0
         )
     cost = gateway.registry.get(model).cost_usd(completion.usage)
+    await hold.settle(cost)
     verdict = read_score(completion.text)
     if verdict is None:
         detail = "the judge gave no readable 0-10 score"

@@ -20,6 +20,7 @@ from pantheon.evals.case_run import CaseRun
 from pantheon.evals.cases import Case
 from pantheon.evals.checks import Outcome, run_checks
 from pantheon.evals.judge import judge
+from pantheon.evals.judge_spend import JudgeSpend
 from pantheon.evals.repository import EvalRepository
 from pantheon.evals.schemas import CheckOutcome
 from pantheon.llm.gateway import LLMGateway
@@ -39,7 +40,7 @@ class Scored:
 
 
 async def score_case(
-    gateway: LLMGateway, case: Case, outcome: Outcome, default_model: str
+    gateway: LLMGateway, case: Case, outcome: Outcome, default_model: str, spend: JudgeSpend
 ) -> Scored:
     """The turn's status, every fact and check, then each judge (in order)."""
     answered = outcome.turn_status in ANSWERED
@@ -48,7 +49,7 @@ async def score_case(
     scores: list[float] = []
     cost = 0.0
     for check in case.judges():
-        verdict = await judge(gateway, check, case, outcome.answer, default_model)
+        verdict = await judge(gateway, check, case, outcome.answer, default_model, spend)
         checks.append(verdict.outcome)
         cost += verdict.cost_usd
         if verdict.score is not None:

@@ -23,6 +23,7 @@ from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError, PaymentRequired
 from pantheon.evals.case_run import CaseRun, open_session, run_case
 from pantheon.evals.cases import Case
+from pantheon.evals.judge_spend import JudgeSpend
 from pantheon.evals.repository import EvalRepository
 from pantheon.evals.results import ResultWriter, score_case
 from pantheon.evals.schemas import TargetRead
@@ -143,8 +144,11 @@ class EvalRunner:
         title = f"eval {job.name}: {case.id}"[:200]
         session_id = await open_session(self.db, job.owner_id, target, title)
         run = await run_case(self.turns, job.owner_id, target, case, session_id, writer.started)
-        default_model = self.turns.settings.default_model
-        scored = await score_case(self.gateway, case, run.outcome, default_model)
+        settings = self.turns.settings
+        spend = JudgeSpend(
+            self.db, self.gateway, job.owner_id, target.room_id, settings.turns.timeout_s
+        )
+        scored = await score_case(self.gateway, case, run.outcome, settings.default_model, spend)
         await writer.finished(run, scored)
         return run
 
