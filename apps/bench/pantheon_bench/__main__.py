@@ -20,6 +20,7 @@ from pantheon_bench import (
     b7_faults,
     b8_storage,
     b9_workers,
+    b10_cpu,
 )
 from pantheon_bench.harness import FULL, QUICK, Bench, run_all
 from pantheon_bench.report import json_line, markdown, text_table
@@ -34,6 +35,7 @@ BENCHES: list[tuple[str, Bench]] = [
     ("B7", b7_faults.run),
     ("B8", b8_storage.run),
     ("B9", b9_workers.run),
+    ("B10", b10_cpu.run),
 ]
 
 

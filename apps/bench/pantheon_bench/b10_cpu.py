@@ -1,0 +1,120 @@
+"""B10: server CPU per turn, read from /proc, for a one-agent turn and a B4 turn.
+
+A fresh SQLite server (the same ``pantheon_bench.server`` as B2-B4) takes, after a warm-up,
+a fixed number of turns of each kind at a small concurrency; the server's user + system
+CPU time across them, divided by the turns, is the figure (wall time is noise on a shared
+machine, CPU time much less so). Kinds: a streamed one-agent turn of ``AGENT_DELTAS``
+deltas (every delta relayed to the SSE listener, recorded, replayable), and B4's
+orchestrator turn. Baseline in the same run: the CPU of one authenticated
+``GET /v1/sessions/{id}`` (the floor of any request through the stack), so the ratio is
+comparable across machines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import aiohttp
+
+from pantheon_bench import scenario
+from pantheon_bench.b3_orchestrator import timed_turn
+from pantheon_bench.client import Api, session, stream_turn
+from pantheon_bench.harness import Context
+from pantheon_bench.procs import cpu_seconds
+from pantheon_bench.results import BenchResult, Row, fmt
+
+GOAL_AGENT_MS, GOAL_ORCH_MS = 8.0, 25.0  # issue 28 (SQLite)
+AGENT_DELTAS = 40
+CONCURRENCY = 4
+
+Turn = Callable[[aiohttp.ClientSession, str], Awaitable[None]]
+
+
+async def cpu_ms_per_call(pid: int, sessions: list[str], calls: int, turn: Turn) -> float:
+    """Server CPU ms per call of ``turn``: ``calls`` of them, one client per session."""
+    per_client = max(1, calls // len(sessions))
+    async with session() as http:
+        before = cpu_seconds([pid])
+        await asyncio.gather(*(_loop(http, s, per_client, turn) for s in sessions))
+        after = cpu_seconds([pid])
+    return 1000 * (after - before) / (per_client * len(sessions))
+
+
+async def _loop(http: aiohttp.ClientSession, session_id: str, n: int, turn: Turn) -> None:
+    for _ in range(n):
+        await turn(http, session_id)
+
+
+def agent_turn(base: str) -> Turn:
+    """A streamed one-agent turn that must relay every delta and complete."""
+
+    async def turn(http: aiohttp.ClientSession, session_id: str) -> None:
+        seen = await stream_turn(http, base, session_id, "hello")
+        if seen.deltas != AGENT_DELTAS or seen.status != "completed":
+            raise RuntimeError(f"one-agent turn: {seen.deltas} deltas, {seen.status}")
+
+    return turn
+
+
+def orchestrator_turn(base: str) -> Turn:
+    async def turn(http: aiohttp.ClientSession, session_id: str) -> None:
+        _elapsed, problem = await timed_turn(http, base, session_id)
+        if problem:
+            raise RuntimeError(f"orchestrator turn: {problem}")
+
+    return turn
+
+
+def read_session(base: str) -> Turn:
+    async def read(http: aiohttp.ClientSession, session_id: str) -> None:
+        async with http.get(f"{base}/v1/sessions/{session_id}") as response:
+            if response.status != 200:
+                raise RuntimeError(f"GET session: {response.status}")
+            await response.read()
+
+    return read
+
+
+async def measure(ctx: Context, name: str) -> dict[str, float]:
+    """CPU ms per read, one-agent turn and orchestrator turn on a fresh server ``name``."""
+    server = ctx.start_server(name)
+    n = ctx.sizes.b10_turns
+    async with session() as http:
+        api = Api(http, server.url)
+        agents = await api.standalone_sessions("cpu_agent", "cpu40", CONCURRENCY)
+        rooms = await api.orchestrator_sessions(
+            "b10", scenario.AGENTS, ("mgr", "spec"), CONCURRENCY
+        )
+    reads, one, orch = (
+        read_session(server.url),
+        agent_turn(server.url),
+        orchestrator_turn(server.url),
+    )
+    for sessions, kind in ((agents, one), (rooms, orch)):  # warm-up: imports, caches
+        await cpu_ms_per_call(server.pid, sessions, CONCURRENCY, kind)
+    return {
+        "read_ms": await cpu_ms_per_call(server.pid, agents, 10 * n, reads),
+        "agent_ms": await cpu_ms_per_call(server.pid, agents, 4 * n, one),
+        "orchestrator_ms": await cpu_ms_per_call(server.pid, rooms, n, orch),
+    }
+
+
+async def run(ctx: Context) -> BenchResult:
+    got = await measure(ctx, "pantheon-cpu")
+    read = got["read_ms"]
+    result = BenchResult("B10", "Server CPU per turn (SQLite)", "one GET /v1/sessions/{id}")
+    case = f"{CONCURRENCY} clients"
+    for key, label, goal in (
+        ("agent_ms", f"one-agent turn, {AGENT_DELTAS} deltas", GOAL_AGENT_MS),
+        ("orchestrator_ms", "B4 orchestrator turn", GOAL_ORCH_MS),
+    ):
+        ms = got[key]
+        result.rows.append(
+            Row(f"{label}, {case}", "server CPU per turn", f"{fmt(ms, 1)} ms",
+                f"{fmt(read, 2)} ms", f"x{fmt(ms / read, 1)}", f"<= {goal:g} ms", ms <= goal)
+        )  # fmt: skip
+    result.raw.update(got, turns=ctx.sizes.b10_turns, concurrency=CONCURRENCY)
+    if ctx.sizes.quick:
+        result.notes.append("quick run: few turns; the goal applies to make bench")
+    return result
