@@ -5,7 +5,8 @@ a fixed number of turns of each kind at a small concurrency; the server's user +
 CPU time across them, divided by the turns, is the figure (wall time is noise on a shared
 machine, CPU time much less so). Kinds: a streamed one-agent turn of ``AGENT_DELTAS``
 deltas (every delta relayed to the SSE listener, recorded, replayable), and B4's
-orchestrator turn. Baseline in the same run: the CPU of one authenticated
+orchestrator turn; on SQLite, then (when they are there) on PostgreSQL + Redis like B9's
+one worker. Baseline in the same run: the CPU of one authenticated
 ``GET /v1/sessions/{id}`` (the floor of any request through the stack), so the ratio is
 comparable across machines.
 """
@@ -17,14 +18,15 @@ from collections.abc import Awaitable, Callable
 
 import aiohttp
 
-from pantheon_bench import scenario
+from pantheon_bench import b9_workers, scenario
 from pantheon_bench.b3_orchestrator import timed_turn
+from pantheon_bench.b6_recording import throwaway_postgres
 from pantheon_bench.client import Api, session, stream_turn
 from pantheon_bench.harness import Context
 from pantheon_bench.procs import cpu_seconds
 from pantheon_bench.results import BenchResult, Row, fmt
 
-GOAL_AGENT_MS, GOAL_ORCH_MS = 8.0, 25.0  # issue 28 (SQLite)
+GOAL_AGENT_MS, GOAL_ORCH_MS, GOAL_ORCH_PG_MS = 8.0, 25.0, 35.0  # issue 28
 AGENT_DELTAS = 40
 CONCURRENCY = 4
 
@@ -76,9 +78,9 @@ def read_session(base: str) -> Turn:
     return read
 
 
-async def measure(ctx: Context, name: str) -> dict[str, float]:
+async def measure(ctx: Context, name: str, **env: str) -> dict[str, float]:
     """CPU ms per read, one-agent turn and orchestrator turn on a fresh server ``name``."""
-    server = ctx.start_server(name)
+    server = ctx.start_server(name, **env)
     n = ctx.sizes.b10_turns
     async with session() as http:
         api = Api(http, server.url)
@@ -100,21 +102,42 @@ async def measure(ctx: Context, name: str) -> dict[str, float]:
     }
 
 
-async def run(ctx: Context) -> BenchResult:
-    got = await measure(ctx, "pantheon-cpu")
-    read = got["read_ms"]
-    result = BenchResult("B10", "Server CPU per turn (SQLite)", "one GET /v1/sessions/{id}")
-    case = f"{CONCURRENCY} clients"
+async def _postgres_redis(ctx: Context) -> dict[str, float]:
+    """``measure`` on a throwaway PostgreSQL database and a private Redis (B9's)."""
+    await b9_workers.check_postgres()
+    async with b9_workers.private_redis(ctx.workdir) as redis, throwaway_postgres() as database:
+        return await measure(
+            ctx, "pantheon-cpu-pg", PANTHEON_DATABASE_URL=database, PANTHEON_REDIS_URL=redis
+        )
+
+
+def _rows(
+    result: BenchResult, store: str, got: dict[str, float], goals: tuple[float, float]
+) -> None:
+    read, case = got["read_ms"], f"{store}, {CONCURRENCY} clients"
     for key, label, goal in (
-        ("agent_ms", f"one-agent turn, {AGENT_DELTAS} deltas", GOAL_AGENT_MS),
-        ("orchestrator_ms", "B4 orchestrator turn", GOAL_ORCH_MS),
+        ("agent_ms", f"one-agent turn, {AGENT_DELTAS} deltas", goals[0]),
+        ("orchestrator_ms", "B4 orchestrator turn", goals[1]),
     ):
         ms = got[key]
         result.rows.append(
             Row(f"{label}, {case}", "server CPU per turn", f"{fmt(ms, 1)} ms",
                 f"{fmt(read, 2)} ms", f"x{fmt(ms / read, 1)}", f"<= {goal:g} ms", ms <= goal)
         )  # fmt: skip
-    result.raw.update(got, turns=ctx.sizes.b10_turns, concurrency=CONCURRENCY)
+
+
+async def run(ctx: Context) -> BenchResult:
+    result = BenchResult("B10", "Server CPU per turn", "one GET /v1/sessions/{id}, same server")
+    sqlite = await measure(ctx, "pantheon-cpu")
+    _rows(result, "SQLite", sqlite, (GOAL_AGENT_MS, GOAL_ORCH_MS))
+    result.raw.update(sqlite=sqlite, turns=ctx.sizes.b10_turns, concurrency=CONCURRENCY)
+    try:
+        postgres = await _postgres_redis(ctx)
+    except b9_workers.Unavailable as exc:
+        result.notes.append(f"PostgreSQL + Redis leg skipped: {exc}")
+    else:
+        _rows(result, "PostgreSQL + Redis", postgres, (GOAL_AGENT_MS, GOAL_ORCH_PG_MS))
+        result.raw.update(postgres_redis=postgres)
     if ctx.sizes.quick:
-        result.notes.append("quick run: few turns; the goal applies to make bench")
+        result.notes.append("quick run: few turns; the goals apply to make bench")
     return result
