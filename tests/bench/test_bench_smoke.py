@@ -29,7 +29,7 @@ def test_bench_quick_prints_its_table() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["bench", "case", "metric", "pantheon", "baseline", "compare",
                                 "goal", "met"]  # fmt: skip
-    for key in ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10"):
+    for key in ("B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "B10", "B11"):
         assert any(line.startswith(f"{key} ") for line in lines), f"{key} missing"
         assert any(line.startswith(f'{{"bench":"{key}"') for line in lines)
     skipped = {
@@ -63,3 +63,26 @@ def _closed_port() -> int:
         sock.bind(("127.0.0.1", 0))
         port: int = sock.getsockname()[1]
     return port
+
+
+def test_b11_reports_server_cpu_per_turn_kind() -> None:
+    env = {**os.environ, "PYTHONPATH": PYTHONPATH}
+    done = subprocess.run(
+        [sys.executable, "-m", "pantheon_bench", "--quick", "--only", "B11"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    [line] = [line for line in done.stdout.splitlines() if line.startswith('{"bench":')]
+    result = json.loads(line)
+    assert result["skipped"] is None
+    legs = [result["results"]["sqlite"]]
+    if "postgres_redis" in result["results"]:
+        legs.append(result["results"]["postgres_redis"])
+    else:  # needs PostgreSQL and redis-server: mandatory in CI
+        assert os.environ.get("CI") != "true", result["notes"]
+        assert any(n.startswith("PostgreSQL + Redis leg skipped") for n in result["notes"])
+    for leg in legs:
+        assert set(leg) == {"read_ms", "agent_ms", "orchestrator_ms"}
+        assert all(ms > 0 for ms in leg.values()), leg
+    cases = [row.split("  ")[0] for row in done.stdout.splitlines() if row.startswith("B11 ")]
+    assert len(cases) == 2 * len(legs)

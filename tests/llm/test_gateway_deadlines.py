@@ -105,3 +105,30 @@ async def test_tool_calls_from_upstream_are_cleaned_too() -> None:
     gateway = LLMGateway(registry, {"scripted": OneCall()}, LLMSettings())
     completion = await gateway.complete(REQUEST)
     assert completion.tool_calls == (ToolCall("id\ufffd", "calc\ufffd", '{"x": "\\u0000"}\ufffd'),)
+
+
+async def test_cancelling_a_waiting_call_is_a_cancel_not_a_timeout() -> None:
+    # The stall watch cancels the reading task itself; a cancel from outside must stay one.
+    scripted, sleep = ScriptedProvider(), RecordingSleep()
+    scripted.script(delay_s=30)
+    gateway = _gateway(scripted, sleep, stall_timeout_s=0.2)
+    task = asyncio.create_task(gateway.complete(REQUEST))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert len(scripted.requests) == 1
+    assert scripted.requests[0].cancelled
+
+
+async def test_a_slow_reader_is_not_a_stalled_upstream() -> None:
+    # Time the reader spends between items is not the upstream's: only waits count.
+    scripted, sleep = ScriptedProvider(), RecordingSleep()
+    scripted.script("hello world")
+    gateway = _gateway(scripted, sleep, stall_timeout_s=0.05)
+    got: list[GatewayItem] = []
+    async for item in gateway.stream(REQUEST):
+        got.append(item)
+        await asyncio.sleep(0.1)  # longer than the stall limit, while nothing is awaited
+    assert "".join(texts(got)) == "hello world"
+    assert len(scripted.requests) == 1

@@ -21,6 +21,7 @@ from pantheon_bench import (
     b8_storage,
     b9_workers,
     b10_tracing,
+    b11_cpu,
 )
 from pantheon_bench.harness import FULL, QUICK, Bench, run_all
 from pantheon_bench.report import json_line, markdown, text_table
@@ -36,6 +37,7 @@ BENCHES: list[tuple[str, Bench]] = [
     ("B8", b8_storage.run),
     ("B9", b9_workers.run),
     ("B10", b10_tracing.run),
+    ("B11", b11_cpu.run),
 ]
 
 

@@ -61,7 +61,7 @@ class Measured:
     bad_relay: int = 0
 
 
-async def _check_postgres() -> None:
+async def check_postgres() -> None:
     try:
         connection = await asyncpg.connect(PG_DSN, timeout=5)
     except (OSError, asyncpg.PostgresError) as exc:
@@ -70,7 +70,7 @@ async def _check_postgres() -> None:
 
 
 @contextlib.asynccontextmanager
-async def _redis(workdir: Path) -> AsyncIterator[str]:
+async def private_redis(workdir: Path) -> AsyncIterator[str]:
     """A private redis-server on a free port, no persistence, stopped at the end."""
     binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/sbin:/usr/bin")
     if binary is None:
@@ -200,8 +200,8 @@ async def run(ctx: Context) -> BenchResult:
                          "1 worker, same run")  # fmt: skip
     measured: list[Measured] = []
     try:
-        await _check_postgres()
-        async with _redis(ctx.workdir) as redis:
+        await check_postgres()
+        async with private_redis(ctx.workdir) as redis:
             for index, workers in enumerate((1, 2)):
                 async with throwaway_postgres() as database:
                     await upgrade(database)

@@ -39,6 +39,7 @@ ALIASES = {
     "ttft": "ttft50-itl5-n20",
     "idle": "ttft600000-n1",
     "fast": "ttft0-n4",
+    "cpu40": "ttft0-itl1-n40",  # B10's one-agent turn: 40 deltas, 1 ms apart
 }
 TTFT_TOKENS = 20  # tokens of the "ttft" model, each must arrive as its own delta
 FAULTS = {"p429": 0.10, "p503": 0.05, "retry_after_ms": 200}

@@ -36,6 +36,7 @@ from typing import TypeVar
 
 from pantheon.llm.deadline import current_deadline
 from pantheon.llm.errors import BadRequest, CallTimedOut, DeadlineExceeded, LLMError, Timeout
+from pantheon.llm.pacing import Expired, StallWatch
 from pantheon.llm.providers.base import Provider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
@@ -165,20 +166,27 @@ class LLMGateway:
         """``items``, but no wait for the next one may pass the stall timeout or the deadline."""
         loop = asyncio.get_running_loop()
         stall_s = self.settings.stall_timeout_s
-        while True:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise self._out_of_time(deadline)
-            try:
-                async with asyncio.timeout(min(stall_s, remaining)):
+        watch = StallWatch(stall_s, deadline)
+        try:
+            while True:
+                if deadline - loop.time() <= 0:
+                    raise self._out_of_time(deadline)
+                watch.waiting()
+                try:
                     item = await anext(items)
-            except StopAsyncIteration:
-                return
-            except TimeoutError:
-                if stall_s < remaining:
-                    raise Timeout(f"no data from the upstream for {stall_s:g} s") from None
-                raise self._out_of_time(deadline) from None
-            yield item
+                except StopAsyncIteration:
+                    return
+                except asyncio.CancelledError as exc:
+                    watch.settle(exc)
+                finally:
+                    watch.received()
+                yield item
+        except Expired:
+            if watch.stalled:
+                raise Timeout(f"no data from the upstream for {stall_s:g} s") from None
+            raise self._out_of_time(deadline) from None
+        finally:
+            watch.close()
 
     def _out_of_time(self, deadline: float) -> CallTimedOut:
         turn_deadline = current_deadline()

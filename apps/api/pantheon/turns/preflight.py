@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pantheon.db.models import Agent, ChatSession, Message, RoomAgent, Turn
+from pantheon.db.models import Agent, ChatSession, RoomAgent, Turn
 from pantheon.engine.mentions import NoValidMention, require_mentions
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import (
@@ -32,7 +32,7 @@ from pantheon.sessions.repository import SessionRepository
 from pantheon.settings import Settings
 from pantheon.turns.approvals import awaiting_conflict
 from pantheon.turns.idempotency import ensure_same_request, request_hash
-from pantheon.turns.repository import TurnRepository
+from pantheon.turns.repository import HistoryMessage, TurnRepository
 from pantheon.turns.rerun import reused_stages
 from pantheon.turns.schemas import TurnCreate
 from pantheon.users.access import check_allowlisted, user_allowlist
@@ -74,7 +74,7 @@ _ONE_AGENT_MODE = next(
 )
 
 
-def _history_entry(message: Message) -> HistoryEntry:
+def _history_entry(message: HistoryMessage) -> HistoryEntry:
     role = _HISTORY_ROLES[message.role]
     return HistoryEntry(
         role,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import select
 
@@ -11,6 +12,23 @@ from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.sessions.lineage import Segment, messages_of
 from pantheon.sessions.repository import SessionRepository
+
+
+class HistoryMessage(NamedTuple):
+    """What a turn's prompt needs of one stored message."""
+
+    role: str
+    content: str
+    agent_key: str | None
+    agent_name: str | None
+    turn_id: uuid.UUID
+    created_at: datetime
+
+
+_HISTORY_COLUMNS = (
+    Message.role, Message.content, Message.agent_key, Message.agent_name, Message.turn_id,
+    Message.created_at,
+)  # fmt: skip
 
 
 class TurnRepository(Repository):
@@ -74,16 +92,18 @@ class TurnRepository(Repository):
 
     async def history(
         self, segments: list[Segment], limit: int, *, after: datetime | None = None
-    ) -> tuple[list[Message], bool]:
+    ) -> tuple[list[HistoryMessage], bool]:
         """The newest ``limit`` messages of a session's lineage (newer than ``after``, the
         session summary's end, when given), oldest first, and whether older ones were left
         unread.
 
         Reads only those rows, through ``ix_messages_session_history``: turns of a lineage
-        never overlap, so message time orders turns, and ``seq`` orders within one."""
-        query = select(Message).where(messages_of(segments))
+        never overlap, so message time orders turns, and ``seq`` orders within one. Only
+        the columns a prompt needs, as plain tuples: every turn reads up to
+        ``history_messages`` of them, and ORM objects cost more than the query."""
+        query = select(*_HISTORY_COLUMNS).where(messages_of(segments))
         if after is not None:
             query = query.where(Message.created_at > after)
         query = query.order_by(Message.created_at.desc(), Message.seq.desc()).limit(limit + 1)
-        rows = list((await self.session.scalars(query)).all())
+        rows = [HistoryMessage(*row) for row in (await self.session.execute(query)).all()]
         return list(reversed(rows[:limit])), len(rows) > limit

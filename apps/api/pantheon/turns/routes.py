@@ -44,11 +44,20 @@ def _wants_stream(request: Request, stream: bool) -> bool:
     return stream or "text/event-stream" in request.headers.get("accept", "")
 
 
+def sse_frame(seq: int, data: str) -> bytes:
+    """One event's SSE frame, byte for byte what ``ServerSentEvent(data, id).encode()``
+    gives for one-line data (event JSON never holds a raw line break), built without the
+    object and its line splitting: it runs once per delta per listener."""
+    if "\n" in data or "\r" in data:
+        return ServerSentEvent(data=data, id=str(seq)).encode()
+    return f"id: {seq}\r\ndata: {data}\r\n\r\n".encode()
+
+
 def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventSourceResponse:
-    async def messages() -> AsyncIterator[ServerSentEvent]:
+    async def messages() -> AsyncIterator[bytes]:
         with sse_listener("turns"):
             async for seq, data in events:
-                yield ServerSentEvent(data=data, id=str(seq))
+                yield sse_frame(seq, data)
 
     return EventSourceResponse(messages(), ping=keepalive_s, headers=SSE_HEADERS)
 
