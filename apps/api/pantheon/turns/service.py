@@ -35,7 +35,7 @@ from pantheon.settings import Settings
 from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
 from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.preflight import prepare_turn
-from pantheon.turns.replay import prepare_replay, replay_session
+from pantheon.turns.replay.plan import prepare_replay, replay_session
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ApprovalCreate, ReplayCreate, TurnCreate, TurnDetail, TurnRead
 from pantheon.turns.views import turn_detail, turn_read

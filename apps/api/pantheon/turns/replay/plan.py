@@ -27,8 +27,8 @@ from pantheon.live.snapshot_json import snapshot_of
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.recorded import RecordedCall, RecordedGateway
 from pantheon.llm.types import ToolCall, Usage
-from pantheon.turns.replay_changes import apply_changes
-from pantheon.turns.replay_tools import RecordedTools
+from pantheon.turns.replay.changes import apply_changes
+from pantheon.turns.replay.tools import RecordedTools
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ReplayCreate
 from pantheon.users.access import user_allowlist
