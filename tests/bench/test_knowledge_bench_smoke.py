@@ -26,3 +26,16 @@ def test_knowledge_bench_quick_prints_its_table() -> None:
         assert any(line.startswith(f"{key} ") for line in lines), f"{key} missing"
         assert any(line.startswith(f'{{"bench":"{key}"') for line in lines)
     assert any("hybrid recall@5" in line for line in lines)
+
+
+def test_k3_spreads_chunks_over_rooms_and_searches_one() -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "apps" / "api"),
+                                                        str(ROOT / "apps" / "bench")])}  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "pantheon_bench.knowledge", "--only", "K3", "--chunks", "400",
+         "--rooms", "4", "--backends", "sqlite"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "sqlite, 400 chunks, room of 100" in done.stdout
+    assert '"sqlite/400/4/hybrid"' in done.stdout

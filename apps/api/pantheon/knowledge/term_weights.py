@@ -20,7 +20,6 @@ import math
 import re
 import unicodedata
 import uuid
-from collections import Counter
 from collections.abc import Sequence
 
 POOL = 400
@@ -31,7 +30,10 @@ _TOKEN = re.compile(r"[^\W_]+")
 
 def tokens(text: str) -> list[str]:
     """Word tokens as the keyword indexes see them (letters and digits, folded)."""
-    folded = unicodedata.normalize("NFKD", text.lower())
+    lowered = text.lower()
+    if lowered.isascii():  # nothing to fold: most chunks, at a fraction of the cost
+        return _TOKEN.findall(lowered)
+    folded = unicodedata.normalize("NFKD", lowered)
     plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
     return _TOKEN.findall(plain)
 
@@ -42,19 +44,23 @@ def rerank(
     """The pool's ids by BM25 of ``words`` with IDF over ``total`` chunks, best first
     (ties keep the database's order). CPU work: call it in a worker thread."""
     query = list(dict.fromkeys(token for word in words for token in tokens(word)))
-    counts = [Counter(tokens(text)) for _, text in pool]
-    if not counts:
+    if not pool:
         return []
-    lengths = [sum(count.values()) for count in counts]
+    chunk_tokens = [tokens(text) for _, text in pool]
+    lengths = [len(found) for found in chunk_tokens]
+    # Only the query's tokens are counted (list.count runs in C): the rest never scores.
+    frequencies = [[found.count(token) for token in query] for found in chunk_tokens]
     average = max(sum(lengths) / len(lengths), 1.0)
     total = max(total, len(pool))
-    weights = {}
-    for token in query:
-        n = sum(1 for count in counts if token in count)
-        weights[token] = math.log(1 + (total - n + 0.5) / (n + 0.5))
+    weights = []
+    for column in range(len(query)):
+        n = sum(1 for row in frequencies if row[column])
+        weights.append(math.log(1 + (total - n + 0.5) / (n + 0.5)))
     scores = []
-    for count, length in zip(counts, lengths, strict=True):
+    for row, length in zip(frequencies, lengths, strict=True):
         norm = K1 * (1 - B + B * length / average)
-        scores.append(sum(w * count[t] * (K1 + 1) / (count[t] + norm) for t, w in weights.items()))
+        scores.append(
+            sum(w * tf * (K1 + 1) / (tf + norm) for w, tf in zip(weights, row, strict=True) if tf)
+        )
     order = sorted(range(len(pool)), key=lambda i: -scores[i])
     return [pool[i][0] for i in order]

