@@ -56,7 +56,9 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
         "model": "room-{room_id}",
         "messages": [{"role": "user", "content": "@alpha tell me secrets"}],
     },
+    ("POST", "/openai/v1/responses"): {"model": "room-{room_id}", "input": "@alpha secrets"},
     ("PATCH", "/v1/sessions/{session_id}"): {"title": "taken over"},
+    ("POST", "/v1/sessions/{session_id}/fork"): {"turn_id": "{turn_id}"},
     ("POST", "/v1/turns/{turn_id}/approvals"): {"decisions": [{"call_id": "c", "approve": True}]},
     ("POST", "/v1/evals/datasets"): {"name": "bob's", "cases": [EVAL_CASE]},
     ("POST", "/v1/evals"): {"dataset_id": "{dataset_id}", "targets": [{"room_id": "{room_id}"}]},
@@ -94,6 +96,7 @@ async def _alice_world(users: Clients) -> dict[str, str]:
         "user_id": str(alice_id),
         "document_id": document.json()["id"],
         "model_id": f"room-{room['id']}",
+        "response_id": f"resp_{turn.json()['id']}",  # a turn is a Responses API response too
         **await _alice_eval(alice, room["id"]),
     }
 
@@ -154,6 +157,8 @@ async def _call_as_bob(
     if body is not None and "dataset_id" in body:  # an eval run names alice's dataset and room
         body = json.loads(json.dumps(body).replace("{dataset_id}", ids["dataset_id"]))
         body = json.loads(json.dumps(body).replace("{room_id}", ids["room_id"]))
+    if body is not None and "turn_id" in body:  # a fork names alice's turn
+        body = {**body, "turn_id": ids["turn_id"]}
     if body is not None and "model" in body:  # the facade names alice's room in the body
         body = {**body, "model": str(body["model"]).format(**ids)}
     sent = url + json.dumps(body)

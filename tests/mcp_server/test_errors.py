@@ -93,19 +93,23 @@ async def test_a_busy_session_is_an_error_result(
 ) -> None:
     room = await create_room(client, ["alpha"], name="Team")
     session = await create_session(client, room["id"])
-    scripted.script("slow", agent="alpha", delay_s=0.5)
+    # Held until cancelled below: a timed delay could end on a loaded machine before the
+    # MCP call arrives, and then nothing is busy.
+    scripted.script("slow", agent="alpha", delay_s=120)
     url = f"/v1/sessions/{session['id']}/turns"
     native = asyncio.create_task(client.post(url, json={"message": "first"}))
     for _ in range(500):  # the turn is registered within a few event-loop iterations
-        if app.state.services.live_turns.running():
+        if running := app.state.services.live_turns.running():
             break
         await asyncio.sleep(0.01)
     async with mcp_client(app) as mcp:
         result = await mcp.call_tool("room_team", {"message": "hi", "session_id": session["id"]})
+    cancelled = await client.post(f"/v1/turns/{running[0].turn_id}/cancel")
 
     assert result.is_error
     assert "already has a running turn" in text(result)
     assert "(409 " in text(result)
+    assert cancelled.status_code == 200
     assert (await native).status_code == 201
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from pantheon.engine import events as ev
+from pantheon.error_codes import ErrorCode
 from pantheon.observability.trace_context import TurnTrace, new_span_id
 from pantheon.observability.turn_metrics import call_outcome, tool_outcome
 from pantheon.tools.names import SERVER_SEPARATOR
@@ -221,7 +222,7 @@ class _SpanFold:
             attrs["pantheon.evaluation.continue"] = event.continue_
         elif isinstance(event, ev.SummaryEvent):
             attrs["pantheon.summary.folded_messages"] = event.folded_messages
-            error = None if event.ok else event.code or "summary_failed"
+            error = None if event.ok else event.code or ErrorCode.SUMMARY_FAILED
         elif isinstance(event, ev.SynthesisCompletedEvent) and self.facts.capture_content:
             attrs["gen_ai.output.messages"] = _content("assistant", event.text)
         self._close_step(name, purposes, attrs, error)
