@@ -136,10 +136,6 @@ class RedisSettings(BaseModel):
     max_connections: int = Field(
         default=256, ge=4, le=10_000, description="Per pool (commands; blocking reads)"
     )
-    mirror_batch_s: float = Field(
-        default=0.01, ge=0, le=1.0,
-        description="A running turn's events gathered this long per Redis round trip",
-    )  # fmt: skip
 
 
 class KnowledgeSettings(BaseModel):

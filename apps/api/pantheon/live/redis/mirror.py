@@ -1,9 +1,7 @@
 """The owner's side of a shared turn: its events go to a Redis Stream, in order.
 
 Publishing stays synchronous (no await per token): events queue here and one writer task
-sends them in one pipelined round trip per ``MIRROR_BATCH_S`` (10 ms by default: a
-streamed answer's deltas share a round trip instead of taking one each; the commit
-flushes at once). Entry ids are ``<seq>-0``, so a reader on
+sends each batch in one pipelined round trip. Entry ids are ``<seq>-0``, so a reader on
 any replica resumes after event ``n`` by reading after id ``n-0``; the entry after the
 last event (``<seq>-1``, field ``end``) tells readers the turn is over. Internal events
 (``engine/events.py``: recorded, never streamed) are entries too, field ``i`` and id
@@ -70,11 +68,8 @@ class StreamMirror:
         await self._release()
 
     async def _run(self) -> None:
-        batch_s = self._store.settings.mirror_batch_s
         while True:
             await self._wake.wait()
-            if batch_s and not self._closed:  # gather the events of the next few ms
-                await asyncio.sleep(batch_s)
             self._wake.clear()
             await self._flush()
             if self._closed and not self._pending:
