@@ -13,8 +13,10 @@ iterating, the upstream response is closed, not drained.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Any
 
 import aiohttp
 import httpx
@@ -43,6 +45,7 @@ __all__ = [
     "OpenAICompatProvider",
     "is_event_stream",
     "parse_retry_after",
+    "post_for_items",
     "read_bounded",
     "request_body",
     "upstream_headers",
@@ -63,28 +66,49 @@ class OpenAICompatProvider:
         self, alias: ModelAlias, request: LLMRequest
     ) -> AsyncGenerator[StreamItem, None]:
         url = f"{alias.base_url.rstrip('/')}/chat/completions"
-        body = request_body(alias, request)
-        started = False
-        try:
-            async with self._client.stream(
-                "POST",
-                url,
-                json=body,
-                headers=upstream_headers(alias, streamed=bool(body["stream"])),
-                timeout=self._timeout,
-            ) as response:
-                await raise_for_status(response)
-                started = True
-                if is_event_stream(response):
-                    async for item in _stream_items(EventSource(response)):
-                        yield item
-                else:
-                    for item in completion_items(await read_bounded(response)):
-                        yield item
-        except (httpx.HTTPError, aiohttp.ClientError, TimeoutError) as exc:
-            raise transport_error(exc, started=started) from exc
-        except httpx.InvalidURL as exc:
-            raise BadRequest(f"invalid upstream URL for model alias {alias.name!r}") from exc
+        answer = post_for_items(
+            self._client, self._timeout, alias, url, request_body(alias, request),
+            events=_stream_items, whole=completion_items,
+        )  # fmt: skip
+        async with contextlib.aclosing(answer) as items:
+            async for item in items:
+                yield item
+
+
+async def post_for_items(
+    client: httpx.AsyncClient,
+    limits: httpx.Timeout,
+    alias: ModelAlias,
+    url: str,
+    body: dict[str, Any],
+    *,
+    events: Callable[[EventSource], AsyncIterator[StreamItem]],
+    whole: Callable[[bytes], list[StreamItem]],
+) -> AsyncGenerator[StreamItem, None]:
+    """One POST of ``body`` to an OpenAI-style upstream, its answer as items: read by
+    ``events`` when it streams, by ``whole`` when it answers one JSON body. Shared by the
+    chat completions and Responses API providers: the same headers, size bound and errors."""
+    started = False
+    try:
+        async with client.stream(
+            "POST",
+            url,
+            json=body,
+            headers=upstream_headers(alias, streamed=bool(body["stream"])),
+            timeout=limits,
+        ) as response:
+            await raise_for_status(response)
+            started = True
+            if is_event_stream(response):
+                async for item in events(EventSource(response)):
+                    yield item
+            else:
+                for item in whole(await read_bounded(response)):
+                    yield item
+    except (httpx.HTTPError, aiohttp.ClientError, TimeoutError) as exc:
+        raise transport_error(exc, started=started) from exc
+    except httpx.InvalidURL as exc:
+        raise BadRequest(f"invalid upstream URL for model alias {alias.name!r}") from exc
 
 
 def upstream_headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:

@@ -8,16 +8,15 @@ body is ``responses_request``'s, the answer is read by ``responses_answer``.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator
 
-import aiohttp
 import httpx
 from httpx_sse import EventSource, SSEError
 
 from pantheon.llm.errors import BadRequest, Unavailable
 from pantheon.llm.http import upstream_timeout
-from pantheon.llm.providers.openai_compat import is_event_stream, read_bounded, upstream_headers
-from pantheon.llm.providers.openai_errors import raise_for_status, transport_error
+from pantheon.llm.providers.openai_compat import post_for_items
 from pantheon.llm.providers.responses_answer import (
     NOT_A_RESPONSE,
     ResponsesStreamReader,
@@ -40,28 +39,13 @@ class OpenAIResponsesProvider:
         self, alias: ModelAlias, request: LLMRequest
     ) -> AsyncGenerator[StreamItem, None]:
         url = f"{alias.base_url.rstrip('/')}/responses"
-        body = responses_body(alias, request)
-        started = False
-        try:
-            async with self._client.stream(
-                "POST",
-                url,
-                json=body,
-                headers=upstream_headers(alias, streamed=bool(body["stream"])),
-                timeout=self._timeout,
-            ) as response:
-                await raise_for_status(response)
-                started = True
-                if is_event_stream(response):
-                    async for item in _stream_items(EventSource(response)):
-                        yield item
-                else:
-                    for item in response_items(await read_bounded(response)):
-                        yield item
-        except (httpx.HTTPError, aiohttp.ClientError, TimeoutError) as exc:
-            raise transport_error(exc, started=started) from exc
-        except httpx.InvalidURL as exc:
-            raise BadRequest(f"invalid upstream URL for model alias {alias.name!r}") from exc
+        answer = post_for_items(
+            self._client, self._timeout, alias, url, responses_body(alias, request),
+            events=_stream_items, whole=response_items,
+        )  # fmt: skip
+        async with contextlib.aclosing(answer) as items:
+            async for item in items:
+                yield item
 
 
 async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
