@@ -10,7 +10,7 @@ import openai
 
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.facade.conftest import collect, room_model, user
+from tests.facade.conftest import collect, room_model, script_orchestrator, user
 from tests.factories import create_agent
 from tests.sse_client import read_events
 
@@ -109,18 +109,10 @@ async def test_manual_mode_answers_with_the_mentioned_agents(
     assert [c.request.agent_key for c in scripted.requests] == ["beta", "beta"]
 
 
-def _script_orchestrator(scripted: ScriptedProvider) -> None:
-    scripted.script('{"agents": ["alpha", "beta"]}', purpose="route")
-    scripted.script("a", agent="alpha")
-    scripted.script("b", agent="beta")
-    scripted.script('{"continue": false}', purpose="evaluate")
-    scripted.script("the final answer", purpose="synthesis")
-
-
 async def test_orchestrator_answer_is_the_synthesis_and_routing_is_reasoning(
     client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
 ) -> None:
-    _script_orchestrator(scripted)
+    script_orchestrator(scripted)
     model = await room_model(client, ["alpha", "beta"], "orchestrator")
     raw = await oai.chat.completions.with_raw_response.create(model=model, messages=[user("go")])
     message = raw.parse().choices[0].message
@@ -144,7 +136,7 @@ async def test_orchestrator_answer_is_the_synthesis_and_routing_is_reasoning(
 async def test_orchestrator_stream_carries_reasoning_deltas(
     client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
 ) -> None:
-    _script_orchestrator(scripted)
+    script_orchestrator(scripted)
     model = await room_model(client, ["alpha", "beta"], "orchestrator")
     stream = await oai.chat.completions.create(model=model, messages=[user("go")], stream=True)
     chunks, content, reasoning = await collect(stream)

@@ -12,23 +12,15 @@ import pytest
 from openai.types.responses import ResponseCreatedEvent
 
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
-from tests.facade.conftest import room_model
+from tests.facade.conftest import room_model, script_orchestrator
 from tests.factories import create_agent
 from tests.turns_api.conftest import Serve
-
-
-def _script_orchestrator(scripted: ScriptedProvider) -> None:
-    scripted.script('{"agents": ["alpha", "beta"]}', purpose="route")
-    scripted.script("a", agent="alpha")
-    scripted.script("b", agent="beta")
-    scripted.script('{"continue": false}', purpose="evaluate")
-    scripted.script("the final answer", purpose="synthesis")
 
 
 async def test_an_orchestrator_response_has_reasoning_then_the_synthesis(
     client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
 ) -> None:
-    _script_orchestrator(scripted)
+    script_orchestrator(scripted)
     model = await room_model(client, ["alpha", "beta"], "orchestrator")
     response = await oai.responses.create(model=model, input="go")
     assert response.status == "completed"
@@ -49,7 +41,7 @@ async def test_an_orchestrator_response_has_reasoning_then_the_synthesis(
 async def test_a_streamed_response_uses_the_responses_event_types(
     client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
 ) -> None:
-    _script_orchestrator(scripted)
+    script_orchestrator(scripted)
     model = await room_model(client, ["alpha", "beta"], "orchestrator")
     stream = await oai.responses.create(model=model, input="go", stream=True)
     events = [event async for event in stream]
