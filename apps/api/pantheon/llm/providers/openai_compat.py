@@ -56,19 +56,31 @@ MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
 class OpenAICompatProvider:
-    """The ``openai`` provider: chat completions from ``alias.base_url``."""
+    """The ``openai`` provider: chat completions from ``alias.base_url``. The Responses API
+    provider is this class with its own ``path``, body and readers."""
+
+    path = "chat/completions"
 
     def __init__(self, client: httpx.AsyncClient, settings: LLMSettings) -> None:
         self._client = client
         self._timeout = upstream_timeout(settings)
 
+    def body(self, alias: ModelAlias, request: LLMRequest) -> dict[str, Any]:
+        return request_body(alias, request)
+
+    def read_events(self, source: EventSource) -> AsyncIterator[StreamItem]:
+        return _stream_items(source)
+
+    def read_whole(self, body: bytes) -> list[StreamItem]:
+        return completion_items(body)
+
     async def stream(
         self, alias: ModelAlias, request: LLMRequest
     ) -> AsyncGenerator[StreamItem, None]:
-        url = f"{alias.base_url.rstrip('/')}/chat/completions"
+        url = f"{alias.base_url.rstrip('/')}/{self.path}"
         answer = post_for_items(
-            self._client, self._timeout, alias, url, request_body(alias, request),
-            events=_stream_items, whole=completion_items,
+            self._client, self._timeout, alias, url, self.body(alias, request),
+            events=self.read_events, whole=self.read_whole,
         )  # fmt: skip
         async with contextlib.aclosing(answer) as items:
             async for item in items:

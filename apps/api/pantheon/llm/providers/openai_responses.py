@@ -8,15 +8,13 @@ body is ``responses_request``'s, the answer is read by ``responses_answer``.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
-import httpx
 from httpx_sse import EventSource, SSEError
 
 from pantheon.llm.errors import BadRequest, Unavailable
-from pantheon.llm.http import upstream_timeout
-from pantheon.llm.providers.openai_compat import post_for_items
+from pantheon.llm.providers.openai_compat import OpenAICompatProvider
 from pantheon.llm.providers.responses_answer import (
     NOT_A_RESPONSE,
     ResponsesStreamReader,
@@ -25,27 +23,21 @@ from pantheon.llm.providers.responses_answer import (
 )
 from pantheon.llm.providers.responses_request import responses_body
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
-from pantheon.settings import LLMSettings
 
 
-class OpenAIResponsesProvider:
+class OpenAIResponsesProvider(OpenAICompatProvider):
     """Responses API calls to ``alias.base_url``/responses."""
 
-    def __init__(self, client: httpx.AsyncClient, settings: LLMSettings) -> None:
-        self._client = client
-        self._timeout = upstream_timeout(settings)
+    path = "responses"
 
-    async def stream(
-        self, alias: ModelAlias, request: LLMRequest
-    ) -> AsyncGenerator[StreamItem, None]:
-        url = f"{alias.base_url.rstrip('/')}/responses"
-        answer = post_for_items(
-            self._client, self._timeout, alias, url, responses_body(alias, request),
-            events=_stream_items, whole=response_items,
-        )  # fmt: skip
-        async with contextlib.aclosing(answer) as items:
-            async for item in items:
-                yield item
+    def body(self, alias: ModelAlias, request: LLMRequest) -> dict[str, Any]:
+        return responses_body(alias, request)
+
+    def read_events(self, source: EventSource) -> AsyncIterator[StreamItem]:
+        return _stream_items(source)
+
+    def read_whole(self, body: bytes) -> list[StreamItem]:
+        return response_items(body)
 
 
 async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
