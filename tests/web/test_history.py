@@ -73,6 +73,9 @@ def test_reopened_turn_keeps_failures_and_partial_status(page: Page, server: Liv
         "The model provider could not be reached. Try again in a moment."
     )
     expect(bad).not_to_contain_text("10.0.0.7")
+    # The finished turn's figures (calls, latency) arrive from GET /v1/turns/{id} after the
+    # stream ends: compare once they are shown, not while the fetch is in flight.
+    expect(turn.locator(".usage-calls")).to_be_visible()
     live = page.evaluate(TURN_TEXT, turn.get_attribute("data-turn-id"))
 
     page.goto("/#/")
