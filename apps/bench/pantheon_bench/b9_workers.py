@@ -5,8 +5,8 @@ throwaway PostgreSQL database and a private ``redis-server`` started here, take 
 load one after the other: B4's closed loop of orchestrator turns, then B2's streamed
 turns at one and at N concurrent streams. The server's CPU time (user + system of the
 process and every process below it, from /proc) is read when B4's measuring window opens
-and closes and divided by the turns finished inside it: the issue's goal is 25 ms per
-turn for one worker. Skipped, with the reason, when PostgreSQL or Redis is missing.
+and closes and divided by the turns finished inside it: issue 28's goal is 35 ms per
+turn for one worker on PostgreSQL + Redis. Skipped, with the reason, when PostgreSQL or Redis is missing.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from pantheon_bench.harness import Context
 from pantheon_bench.procs import Child, cpu_seconds, descendants, free_port, start_process
 from pantheon_bench.results import BenchResult, Row, fmt, percentile
 
-GOAL_CPU_MS = 25.0  # server CPU per B4 turn, one worker (issue 15)
+GOAL_CPU_MS = 35.0  # server CPU per B4 turn, one worker, PostgreSQL + Redis (issue 28)
 READY_S = 60.0
 
 
@@ -180,6 +180,8 @@ def _rows(one: Measured, two: Measured, clients: int, seconds: float) -> list[Ro
     for level in one.ttft_p50_ms:
         a, b = one.ttft_p50_ms[level], two.ttft_p50_ms[level]
         rows.append(Row(f"c={level}", "p50 TTFT", f"{fmt(b)} ms", f"{fmt(a)} ms", _ratio(b, a)))
+        a, b = one.ttft_p99_ms[level], two.ttft_p99_ms[level]
+        rows.append(Row(f"c={level}", "p99 TTFT", f"{fmt(b)} ms", f"{fmt(a)} ms", _ratio(b, a)))
     errors = len(one.errors) + len(two.errors) + one.bad_relay + two.bad_relay
     rows.append(Row("both", "errors + turns not relaying each token", str(errors), "", "", "0",
                     errors == 0))  # fmt: skip
@@ -217,6 +219,14 @@ async def run(ctx: Context) -> BenchResult:
         "Server CPU counts the pantheon process and every process below it (2 workers: the "
         "supervisor, both workers and multiprocessing's resource tracker). The mock upstream "
         "and this load generator share the same cores."
+    )
+    result.notes.append(
+        "More cores: a worker is a whole server (turns share only PostgreSQL and Redis), so "
+        "with a core free for each worker beyond what the upstream, PostgreSQL and Redis use, "
+        "turns/s scales with the workers and CPU per turn stays at the one-worker figure; a "
+        "burst's TTFT falls with the workers as each takes its share of the starts. On this "
+        f"machine ({os.cpu_count()} cores shared with the mock and this load) a second worker "
+        "can only use what they leave."
     )
     if sizes.quick:
         result.notes.append("quick run: tiny load, scaled delays; numbers mean nothing")
