@@ -60,6 +60,10 @@ async def test_a_turn_recorded_interrupted_on_another_replica_is_one_trace(
             async with open_stream(on_a, turns, method="POST", json=body, headers=headers) as s:
                 turn_id = (await s.until("turn_started"))[0][1]["turn_id"]
                 await s.until("delta", agent_key="beta")
+                # Only what reached Redis survives the kill: wait until the other replica
+                # sees beta's delta too, so the record holds beta's agent.
+                async with open_stream(on_b, f"/v1/turns/{turn_id}/events") as follower:
+                    await follower.until("delta", agent_key="beta")
                 a.kill()
                 assert await asyncio.wait_for(a.process.wait(), 20) == -signal.SIGKILL
 
