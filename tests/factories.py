@@ -6,6 +6,9 @@ from typing import Any
 
 import httpx
 
+# A well-formed id no row has: fixed, so parallel test workers collect the same test ids.
+UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
+
 
 async def create_agent(client: httpx.AsyncClient, key: str, **fields: Any) -> dict[str, Any]:
     body = {"key": key, "name": key.title(), "role_prompt": f"You are {key}.", **fields}

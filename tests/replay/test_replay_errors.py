@@ -14,6 +14,7 @@ from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.factories import UNKNOWN_ID
 from tests.replay.helpers import streamed
 from tests.turns_api.approvals_helpers import agent_session, decide, decisions, gated_agent
 from tests.turns_api.test_public_streams import _session
@@ -28,7 +29,7 @@ async def _replay(client: httpx.AsyncClient, turn_id: str, body: Any = None) -> 
     return await client.post(f"/v1/turns/{turn_id}/replay", json=body or {})
 
 
-@pytest.mark.parametrize("turn_id", [str(uuid.uuid4()), "not-a-uuid"])
+@pytest.mark.parametrize("turn_id", [UNKNOWN_ID, "not-a-uuid"])
 async def test_unknown_turn_is_404(client: httpx.AsyncClient, turn_id: str) -> None:
     response = await _replay(client, turn_id)
     assert response.status_code == 404, response.text

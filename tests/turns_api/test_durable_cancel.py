@@ -7,11 +7,10 @@ far is kept. A real server (``live``) lets the test cancel while the stream is o
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.factories import UNKNOWN_ID
 from tests.sse import Event, open_stream, types
 from tests.turns_api.conftest import LiveServer
 
@@ -130,7 +129,7 @@ async def test_cancel_a_finished_turn_is_409(live: LiveServer, scripted: Scripte
     assert (await live.http.get(f"/v1/turns/{turn.json()['id']}")).json()["status"] == "completed"
 
 
-@pytest.mark.parametrize("turn_id", [str(uuid.uuid4()), "not-a-uuid"])
+@pytest.mark.parametrize("turn_id", [UNKNOWN_ID, "not-a-uuid"])
 async def test_unknown_turn_is_404_for_events_and_cancel(live: LiveServer, turn_id: str) -> None:
     assert (await live.http.get(f"/v1/turns/{turn_id}/events")).status_code == 404
     assert (await live.http.post(f"/v1/turns/{turn_id}/cancel")).status_code == 404
