@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TypeVarTuple
 
-from sqlalchemy import Select, delete, func, select, update
+from sqlalchemy import ColumnElement, Select, Uuid, any_, bindparam, delete, func, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from pantheon.db.base import utcnow
 from pantheon.db.models import Chunk, Document
@@ -68,6 +70,14 @@ class DocumentRepository(Repository):
 Ts = TypeVarTuple("Ts")
 
 
+@dataclass(frozen=True)
+class Scope:
+    """What a search covers: the ready documents' ids and how many chunks they hold."""
+
+    documents: list[uuid.UUID]
+    chunks: int
+
+
 class ChunkRepository(Repository):
     """Search-side reads over the chunks of ready documents in some places of one owner."""
 
@@ -84,14 +94,23 @@ class ChunkRepository(Repository):
     ) -> list[tuple[uuid.UUID, str]]:
         return [(row[0], row[1]) for row in await self.session.execute(query.limit(limit))]
 
-    async def chunk_total(self, owner_id: uuid.UUID, places: Sequence[str]) -> int:
-        """How many chunks the ready documents of these places hold."""
-        query = select(func.sum(Document.chunk_count)).where(
+    async def scope(self, owner_id: uuid.UUID, places: Sequence[str]) -> Scope:
+        """The ready documents of ``owner_id`` in ``places``: their ids and chunk total."""
+        query = select(Document.id, Document.chunk_count).where(
             Document.owner_id == owner_id,
             Document.place.in_(places),
             Document.status == DocumentStatus.READY,
         )
-        return int((await self.session.scalar(query)) or 0)
+        rows = (await self.session.execute(query)).all()
+        return Scope([row[0] for row in rows], sum(row[1] for row in rows))
+
+    @staticmethod
+    def in_documents(documents: Sequence[uuid.UUID]) -> ColumnElement[bool]:
+        """PostgreSQL: chunks of these documents, as one array parameter. The planner then
+        starts from the documents' chunks (index on ``document_id``) when they are few,
+        instead of matching words across every owner's chunks and joining afterwards."""
+        array = bindparam("documents", list(documents), type_=ARRAY(Uuid()))
+        return Chunk.document_id == any_(array)
 
     async def vectors(
         self, owner_id: uuid.UUID, places: Sequence[str], embedder: str

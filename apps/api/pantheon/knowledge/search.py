@@ -105,10 +105,15 @@ class KnowledgeSearch:
         words = terms(query)
         if not words:
             return []
-        ranked = sqlite_ranked(words) if self.dialect == "sqlite" else postgres_ranked(words)
-        pool = await self.chunks.ranked_texts(self.chunks.scoped(owner_id, places, ranked), POOL)
-        total = await self.chunks.chunk_total(owner_id, places)
-        return (await asyncio.to_thread(rerank, words, pool, total))[:CANDIDATES]
+        scope = await self.chunks.scope(owner_id, places)
+        if not scope.documents:
+            return []
+        if self.dialect == "sqlite":
+            ranked = self.chunks.scoped(owner_id, places, sqlite_ranked(words))
+        else:
+            ranked = postgres_ranked(words).where(self.chunks.in_documents(scope.documents))
+        pool = await self.chunks.ranked_texts(ranked, POOL)
+        return (await asyncio.to_thread(rerank, words, pool, scope.chunks))[:CANDIDATES]
 
     async def _vector(
         self, owner_id: uuid.UUID, places: Sequence[str], query_vector: Vectors
