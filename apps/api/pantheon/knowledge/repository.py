@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVarTuple
 
-from sqlalchemy import ColumnElement, Select, Uuid, any_, bindparam, delete, func, select, update
+from sqlalchemy import ColumnElement, Select, Uuid, any_, cast, delete, func, select, update
 from sqlalchemy.dialects.postgresql import ARRAY
 
 from pantheon.db.base import utcnow
@@ -70,47 +69,42 @@ class DocumentRepository(Repository):
 Ts = TypeVarTuple("Ts")
 
 
-@dataclass(frozen=True)
-class Scope:
-    """What a search covers: the ready documents' ids and how many chunks they hold."""
-
-    documents: list[uuid.UUID]
-    chunks: int
-
-
 class ChunkRepository(Repository):
     """Search-side reads over the chunks of ready documents in some places of one owner."""
 
     def scoped(self, owner_id: uuid.UUID, places: Sequence[str], query: Select[*Ts]) -> Select[*Ts]:
         """``query`` over chunks, restricted to ready documents of ``owner_id`` in ``places``."""
         return query.join(Document, Document.id == Chunk.document_id).where(
-            Document.owner_id == owner_id,
-            Document.place.in_(places),
-            Document.status == DocumentStatus.READY,
+            *self._ready(owner_id, places)
         )
-
-    async def ranked_texts(
-        self, query: Select[uuid.UUID, str], limit: int
-    ) -> list[tuple[uuid.UUID, str]]:
-        return [(row[0], row[1]) for row in await self.session.execute(query.limit(limit))]
-
-    async def scope(self, owner_id: uuid.UUID, places: Sequence[str]) -> Scope:
-        """The ready documents of ``owner_id`` in ``places``: their ids and chunk total."""
-        query = select(Document.id, Document.chunk_count).where(
-            Document.owner_id == owner_id,
-            Document.place.in_(places),
-            Document.status == DocumentStatus.READY,
-        )
-        rows = (await self.session.execute(query)).all()
-        return Scope([row[0] for row in rows], sum(row[1] for row in rows))
 
     @staticmethod
-    def in_documents(documents: Sequence[uuid.UUID]) -> ColumnElement[bool]:
-        """PostgreSQL: chunks of these documents, as one array parameter. The planner then
-        starts from the documents' chunks (index on ``document_id``) when they are few,
-        instead of matching words across every owner's chunks and joining afterwards."""
-        array = bindparam("documents", list(documents), type_=ARRAY(Uuid()))
-        return Chunk.document_id == any_(array)
+    def _ready(owner_id: uuid.UUID, places: Sequence[str]) -> list[ColumnElement[bool]]:
+        """The conditions on ``Document`` for the ready documents of ``owner_id`` in ``places``."""
+        return [
+            Document.owner_id == owner_id,
+            Document.place.in_(places),
+            Document.status == DocumentStatus.READY,
+        ]
+
+    def in_scope(self, owner_id: uuid.UUID, places: Sequence[str]) -> ColumnElement[bool]:
+        """PostgreSQL: chunks whose document is in the array of the scope's ready document
+        ids (computed once, in the same statement). The planner then starts from those
+        documents' chunks (index on ``document_id``) when they are few, instead of matching
+        the words across every owner's chunks and joining the documents afterwards."""
+        ids = select(func.array_agg(Document.id)).where(*self._ready(owner_id, places))
+        return Chunk.document_id == any_(cast(ids.scalar_subquery(), ARRAY(Uuid())))
+
+    async def ranked_pool(
+        self, query: Select[uuid.UUID, str], owner_id: uuid.UUID, places: Sequence[str], limit: int
+    ) -> tuple[list[tuple[uuid.UUID, str]], int]:
+        """The first ``limit`` rows of ``query`` and the chunk total of the scope's ready
+        documents (for the word weights), in one round trip."""
+        total = select(func.sum(Document.chunk_count)).where(*self._ready(owner_id, places))
+        rows = (
+            await self.session.execute(query.add_columns(total.scalar_subquery()).limit(limit))
+        ).all()
+        return [(row[0], row[1]) for row in rows], int(rows[0][2] or 0) if rows else 0
 
     async def vectors(
         self, owner_id: uuid.UUID, places: Sequence[str], embedder: str

@@ -105,15 +105,12 @@ class KnowledgeSearch:
         words = terms(query)
         if not words:
             return []
-        scope = await self.chunks.scope(owner_id, places)
-        if not scope.documents:
-            return []
         if self.dialect == "sqlite":
             ranked = self.chunks.scoped(owner_id, places, sqlite_ranked(words))
         else:
-            ranked = postgres_ranked(words).where(self.chunks.in_documents(scope.documents))
-        pool = await self.chunks.ranked_texts(ranked, POOL)
-        return (await asyncio.to_thread(rerank, words, pool, scope.chunks))[:CANDIDATES]
+            ranked = postgres_ranked(words).where(self.chunks.in_scope(owner_id, places))
+        pool, total = await self.chunks.ranked_pool(ranked, owner_id, places, POOL)
+        return (await asyncio.to_thread(rerank, words, pool, total))[:CANDIDATES]
 
     async def _vector(
         self, owner_id: uuid.UUID, places: Sequence[str], query_vector: Vectors
