@@ -5,6 +5,7 @@ No timing assertions (a shared machine); it keeps the knowledge benchmarks from 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -39,3 +40,5 @@ def test_k3_spreads_chunks_over_rooms_and_searches_one() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "sqlite, 400 chunks, room of 100" in done.stdout
     assert '"sqlite/400/4/hybrid"' in done.stdout
+    recalls = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert 0 < recalls[0]["results"]["sqlite/400/4/keyword"]["recall@5"] <= 1

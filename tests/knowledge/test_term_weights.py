@@ -47,6 +47,35 @@ async def test_a_word_on_every_page_does_not_decide_the_ranking(
     assert hits[0].text.startswith("Limits\n")
 
 
+# Three chunks match "alpha beta"; seventeen more of the same room match neither word.
+# Weighed over the three alone, "alpha" (in two) counts for half of "beta" (in one) and
+# the "beta" chunk wins; over the room's twenty chunks both words are rare and the chunk
+# dense in "alpha" wins.
+SECTIONS = [
+    "alpha alpha alpha: the notes here.",
+    "alpha: the notes of this part.",
+    "beta: the notes of this part.",
+    *["the notes of this part, nothing more."] * 17,
+]
+
+
+async def test_word_weights_count_every_chunk_of_the_room(
+    client: httpx.AsyncClient, app: FastAPI
+) -> None:
+    room = await create_room(client)
+    text = "\n\n".join(f"# Part {n}\n\n{body}" for n, body in enumerate(SECTIONS))
+    await ingested(client, f"rooms/{room['id']}", "parts.md", text.encode())
+    async with unit_of_work(app.state.services.db, write=False) as session:
+        search = KnowledgeSearch(
+            ChunkRepository(session),
+            app.state.services.knowledge.embedder,
+            app.state.services.db.dialect,
+        )
+        owner: uuid.UUID = app.state.services.local_user_id
+        hits = await search.search(owner, [f"room:{room['id']}"], "alpha beta", 3, "keyword")
+    assert [hit.text.split("\n", 1)[1] for hit in hits] == [SECTIONS[0], SECTIONS[2], SECTIONS[1]]
+
+
 def test_rerank_weighs_rare_words_over_common_ones() -> None:
     a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
     pool = [(a, "acme acme acme"), (b, "acme handles types"), (c, "acme only")]

@@ -7,7 +7,8 @@ import uuid
 from collections.abc import Sequence
 from typing import TypeVarTuple
 
-from sqlalchemy import Select, delete, func, select, update
+from sqlalchemy import ColumnElement, Select, Uuid, any_, cast, delete, func, select, update
+from sqlalchemy.dialects.postgresql import ARRAY
 
 from pantheon.db.base import utcnow
 from pantheon.db.models import Chunk, Document
@@ -74,24 +75,36 @@ class ChunkRepository(Repository):
     def scoped(self, owner_id: uuid.UUID, places: Sequence[str], query: Select[*Ts]) -> Select[*Ts]:
         """``query`` over chunks, restricted to ready documents of ``owner_id`` in ``places``."""
         return query.join(Document, Document.id == Chunk.document_id).where(
+            *self._ready(owner_id, places)
+        )
+
+    @staticmethod
+    def _ready(owner_id: uuid.UUID, places: Sequence[str]) -> list[ColumnElement[bool]]:
+        """The conditions on ``Document`` for the ready documents of ``owner_id`` in ``places``."""
+        return [
             Document.owner_id == owner_id,
             Document.place.in_(places),
             Document.status == DocumentStatus.READY,
-        )
+        ]
 
-    async def ranked_texts(
-        self, query: Select[uuid.UUID, str], limit: int
-    ) -> list[tuple[uuid.UUID, str]]:
-        return [(row[0], row[1]) for row in await self.session.execute(query.limit(limit))]
+    def in_scope(self, owner_id: uuid.UUID, places: Sequence[str]) -> ColumnElement[bool]:
+        """PostgreSQL: chunks whose document is in the array of the scope's ready document
+        ids (computed once, in the same statement). The planner then starts from those
+        documents' chunks (index on ``document_id``) when they are few, instead of matching
+        the words across every owner's chunks and joining the documents afterwards."""
+        ids = select(func.array_agg(Document.id)).where(*self._ready(owner_id, places))
+        return Chunk.document_id == any_(cast(ids.scalar_subquery(), ARRAY(Uuid())))
 
-    async def chunk_total(self, owner_id: uuid.UUID, places: Sequence[str]) -> int:
-        """How many chunks the ready documents of these places hold."""
-        query = select(func.sum(Document.chunk_count)).where(
-            Document.owner_id == owner_id,
-            Document.place.in_(places),
-            Document.status == DocumentStatus.READY,
-        )
-        return int((await self.session.scalar(query)) or 0)
+    async def ranked_pool(
+        self, query: Select[uuid.UUID, str], owner_id: uuid.UUID, places: Sequence[str], limit: int
+    ) -> tuple[list[tuple[uuid.UUID, str]], int]:
+        """The first ``limit`` rows of ``query`` and the chunk total of the scope's ready
+        documents (for the word weights), in one round trip."""
+        total = select(func.sum(Document.chunk_count)).where(*self._ready(owner_id, places))
+        rows = (
+            await self.session.execute(query.add_columns(total.scalar_subquery()).limit(limit))
+        ).all()
+        return [(row[0], row[1]) for row in rows], int(rows[0][2] or 0) if rows else 0
 
     async def vectors(
         self, owner_id: uuid.UUID, places: Sequence[str], embedder: str

@@ -105,9 +105,11 @@ class KnowledgeSearch:
         words = terms(query)
         if not words:
             return []
-        ranked = sqlite_ranked(words) if self.dialect == "sqlite" else postgres_ranked(words)
-        pool = await self.chunks.ranked_texts(self.chunks.scoped(owner_id, places, ranked), POOL)
-        total = await self.chunks.chunk_total(owner_id, places)
+        if self.dialect == "sqlite":
+            ranked = self.chunks.scoped(owner_id, places, sqlite_ranked(words))
+        else:
+            ranked = postgres_ranked(words).where(self.chunks.in_scope(owner_id, places))
+        pool, total = await self.chunks.ranked_pool(ranked, owner_id, places, POOL)
         return (await asyncio.to_thread(rerank, words, pool, total))[:CANDIDATES]
 
     async def _vector(

@@ -3,7 +3,8 @@
 Chunks are written straight into the tables (100 per ready document), with
 texts cut from the corpus plus a unique token, and vectors from the hashing embedder
 (384 dims, like e5-small); searching costs the same whatever made the vectors. Each of
-the 54 corpus questions is searched once per mode through the search service, with the
+the 54 corpus questions is searched once per mode through the search service (recall@5:
+the share whose top 5 holds a chunk with a sentence of the question's passage), with the
 app's vector cache (the first search of a place loads its vectors: reported on its own
 row); the hashing query embedding is included (about 0.1 ms); a local e5 query embedding
 adds its own time (K4). Backends: ``sqlite`` and ``postgres`` (exact vector search in
@@ -81,22 +82,29 @@ async def _fill_room(live: Running, place_room: str, texts: list[str]) -> None:
                 )  # fmt: skip
 
 
+def _answers(topic: str, text: str) -> bool:
+    """Whether a chunk holds a sentence of ``topic``'s passage (K3's chunks mix passages)."""
+    return any(s.strip() and s.strip() + "." in text for s in PASSAGES[topic].split("."))
+
+
 async def _latencies(
     live: Running, room_id: str, mode: Mode, questions: list[tuple[str, str]]
-) -> list[float]:
+) -> tuple[list[float], float]:
+    """Each question's search time, and the share whose top 5 holds an answering chunk."""
     services = live.app.state.services
     owner, known = services.local_user_id, services.knowledge
-    times = []
-    for question, _topic in questions:
+    times, found = [], 0
+    for question, topic in questions:
         started = time.perf_counter()
         async with unit_of_work(services.db, write=False) as session:
             chunks = ChunkRepository(session)
             search = KnowledgeSearch(
                 chunks, known.embedder, services.db.dialect, known.vector_cache, known.pgvector
             )
-            await search.search(owner, [f"room:{room_id}"], question, 5, mode)
+            hits = await search.search(owner, [f"room:{room_id}"], question, 5, mode)
         times.append(time.perf_counter() - started)
-    return times
+        found += any(_answers(topic, hit.text) for hit in hits)
+    return times, found / len(questions)
 
 
 async def run(sizes: list[int], backends: list[str], rooms: int = 1) -> BenchResult:
@@ -120,13 +128,13 @@ async def run(sizes: list[int], backends: list[str], rooms: int = 1) -> BenchRes
                         live.app.state.services.db
                     )
                 case = f"{backend}, {n} chunks" + (f", room of {n // rooms}" if rooms > 1 else "")
-                cold = await _latencies(live, room["id"], "vector", QUESTIONS[:1])
+                cold, _ = await _latencies(live, room["id"], "vector", QUESTIONS[:1])
                 shown = f"{fmt(cold[0] * 1000, 1)} ms"
                 result.rows.append(Row(case, "first search (loads vectors)", shown))
                 for mode in MODES:
-                    times = await _latencies(live, room["id"], mode, QUESTIONS)
+                    times, recall = await _latencies(live, room["id"], mode, QUESTIONS)
                     p50, p95 = percentile(times, 50), percentile(times, 95)
-                    shown = f"{fmt(p50 * 1000, 1)} / {fmt(p95 * 1000, 1)} ms"
+                    shown = f"{fmt(p50 * 1000, 1)} / {fmt(p95 * 1000, 1)} ms, recall@5 {recall:.2f}"
                     goal = GOALS_MS.get((backend, n, rooms)) if mode == "hybrid" else None
                     result.rows.append(
                         Row(case, f"{mode} p50 / p95", shown,
@@ -136,5 +144,6 @@ async def run(sizes: list[int], backends: list[str], rooms: int = 1) -> BenchRes
                     result.raw[f"{backend}/{n}/{rooms}/{mode}"] = {
                         "p50_ms": p50 * 1000,
                         "p95_ms": p95 * 1000,
+                        "recall@5": recall,
                     }
     return result
