@@ -64,8 +64,12 @@ lint-web: $(WEB)/node_modules/.installed
 test-web:
 	node --test --test-reporter=spec tests/web/js/*.test.mjs
 
+# Two workers by default (pytest-xdist; a test file stays on one worker): the suite is
+# mostly real servers waiting on each other, so two processes halve it even on 2 cores.
+PYTEST_WORKERS ?= 2
+
 pytest: $(VENV)/.dev-installed
-	$(BIN)/pytest -m "not local_model"
+	$(BIN)/pytest -m "not local_model" -n $(PYTEST_WORKERS) --dist loadfile
 
 test-local: $(VENV)/.dev-installed $(VENV)/.local-installed
 	$(BIN)/pytest -m local_model

@@ -18,9 +18,17 @@ import aiohttp
 from pantheon_bench import scenario
 from pantheon_bench.client import session, stream_turn
 from pantheon_bench.harness import Context
+from pantheon_bench.procs import cpu_seconds
 from pantheon_bench.results import BenchResult, Row, fmt, percentile
 
-GOAL_P50_MS, GOAL_P99_MS = 3.0, 15.0
+GOAL_P50_MS, GOAL_P99_MS = 3.0, 15.0  # one stream at a time
+BURST, GOAL_BURST_P99_MS = 100, 100.0  # issue 28: a burst of 100 turns, p99 added <= 100 ms
+
+
+def _goals(level: int) -> tuple[float | None, float]:
+    """The added-TTFT goals (p50, p99) at ``level`` concurrent turns: a burst has no p50
+    goal."""
+    return (None, GOAL_BURST_P99_MS) if level >= BURST else (GOAL_P50_MS, GOAL_P99_MS)
 
 
 async def _direct_ttft(http: aiohttp.ClientSession, url: str) -> float:
@@ -60,29 +68,45 @@ async def run(ctx: Context) -> BenchResult:
             ours: list[float] = []
             base: list[float] = []
             bad_relay = 0
+            cpu_s = wall_s = 0.0
             for wave in range(waves):
                 base += await asyncio.gather(
                     *(_direct_ttft(http, direct_url) for _ in range(level))
                 )
+                cpu_before, started = cpu_seconds([server.pid]), time.perf_counter()
                 ttfts, bad = await ttft_wave(http, server.url, sessions[:level], f"hi {wave}")
+                cpu_s += cpu_seconds([server.pid]) - cpu_before
+                wall_s += time.perf_counter() - started
                 ours += ttfts
                 bad_relay += bad
             p50, p99 = percentile(ours, 50) * 1e3, percentile(ours, 99) * 1e3
             b50, b99 = percentile(base, 50) * 1e3, percentile(base, 99) * 1e3
             result.raw[f"c{level}"] = {"pantheon_p50_ms": p50, "pantheon_p99_ms": p99,
                                        "direct_p50_ms": b50, "direct_p99_ms": b99,
-                                       "turns": len(ours), "bad_relay": bad_relay}  # fmt: skip
+                                       "turns": len(ours), "bad_relay": bad_relay,
+                                       "server_cpu_ms_per_turn": cpu_s * 1e3 / len(ours),
+                                       "server_cores_busy": cpu_s / wall_s}  # fmt: skip
             case = f"c={level}"
+            goal50, goal99 = _goals(level)
             result.rows += [
                 Row(case, "p50 TTFT", f"{fmt(p50)} ms", f"{fmt(b50)} ms", f"+{fmt(p50 - b50)} ms",
-                    f"added <= {GOAL_P50_MS:g} ms", p50 - b50 <= GOAL_P50_MS),
+                    "" if goal50 is None else f"added <= {goal50:g} ms",
+                    None if goal50 is None else p50 - b50 <= goal50),
                 Row(case, "p99 TTFT", f"{fmt(p99)} ms", f"{fmt(b99)} ms", f"+{fmt(p99 - b99)} ms",
-                    f"added <= {GOAL_P99_MS:g} ms", p99 - b99 <= GOAL_P99_MS),
+                    f"added <= {goal99:g} ms", p99 - b99 <= goal99),
                 Row(case, "turns relaying each token", f"{len(ours) - bad_relay}/{len(ours)}",
                     f"{scenario.TTFT_TOKENS} tokens", "", "all", bad_relay == 0),
+                Row(case, "server CPU per turn, cores busy", f"{fmt(cpu_s * 1e3 / len(ours))} ms",
+                    "", f"{fmt(cpu_s / wall_s)} cores"),
             ]  # fmt: skip
     result.notes.append(
         "TTFT through Pantheon includes the turn's preflight (session, room and history "
         "read from the database) and the first SSE events before the first delta."
+    )
+    result.notes.append(
+        "Server CPU per turn and cores busy: the server process's CPU time across the "
+        "waves of streamed turns, per turn and per second of those waves. One process runs "
+        "one event loop: near 1 core busy, a burst's turns queue for it, and the last first "
+        "token of a burst of N comes after about N x the CPU per turn."
     )
     return result

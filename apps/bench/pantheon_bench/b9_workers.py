@@ -6,7 +6,8 @@ load one after the other: B4's closed loop of orchestrator turns, then B2's stre
 turns at one and at N concurrent streams. The server's CPU time (user + system of the
 process and every process below it, from /proc) is read when B4's measuring window opens
 and closes and divided by the turns finished inside it: issue 28's goal is 35 ms per
-turn for one worker on PostgreSQL + Redis. Skipped, with the reason, when PostgreSQL or Redis is missing.
+turn for one worker on PostgreSQL + Redis. Skipped, with the reason, when PostgreSQL or
+Redis is missing.
 """
 
 from __future__ import annotations
