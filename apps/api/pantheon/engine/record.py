@@ -49,7 +49,7 @@ Promises:
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any
 
@@ -180,9 +180,9 @@ class TurnRecord:
     def set_tool_call(self, slot: int, call: ToolCallRecord) -> None:
         self._tools[slot] = call
         if self.outbox is not None:
-            fields = _fields(call)
-            del fields["message_slot"], fields["message_index"]  # the fold links by call id
-            self.outbox.append(ToolCallRecordEvent(turn_id=self.turn_id, index=slot, **fields))
+            values = _fields(call)
+            del values["message_slot"], values["message_index"]  # the fold links by call id
+            self.outbox.append(ToolCallRecordEvent(turn_id=self.turn_id, index=slot, **values))
 
     # -- read by the layer above ----------------------------------------------------------
     @property
@@ -237,4 +237,6 @@ class TurnRecord:
 
 
 def _fields(record: LLMCallRecord | ToolCallRecord) -> dict[str, Any]:
-    return asdict(record)
+    """The record's fields, shared, not copied: records and their outputs are frozen, and
+    ``asdict`` would deep-copy every call's output once per call."""
+    return {item.name: getattr(record, item.name) for item in fields(record)}
