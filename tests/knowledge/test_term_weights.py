@@ -10,6 +10,7 @@ from fastapi import FastAPI
 
 from pantheon.db.uow import unit_of_work
 from pantheon.knowledge.repository import ChunkRepository
+from pantheon.knowledge.schemas import SearchHit
 from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.term_weights import rerank, tokens
 from tests.factories import create_room
@@ -34,16 +35,7 @@ async def test_a_word_on_every_page_does_not_decide_the_ranking(
     manual = "\n\n".join([TITLE, PARTS, ANSWER]).encode()
     await ingested(client, f"rooms/{room['id']}", "acme.md", manual)
     await ingested(client, f"rooms/{other['id']}", "notes.md", ELSEWHERE.encode())
-    async with unit_of_work(app.state.services.db, write=False) as session:
-        search = KnowledgeSearch(
-            ChunkRepository(session),
-            app.state.services.knowledge.embedder,
-            app.state.services.db.dialect,
-        )
-        owner: uuid.UUID = app.state.services.local_user_id
-        hits = await search.search(
-            owner, [f"room:{room['id']}"], "Which type does acme not handle?", 3, "keyword"
-        )
+    hits = await _keyword_hits(app, room["id"], "Which type does acme not handle?")
     assert hits[0].text.startswith("Limits\n")
 
 
@@ -65,14 +57,7 @@ async def test_word_weights_count_every_chunk_of_the_room(
     room = await create_room(client)
     text = "\n\n".join(f"# Part {n}\n\n{body}" for n, body in enumerate(SECTIONS))
     await ingested(client, f"rooms/{room['id']}", "parts.md", text.encode())
-    async with unit_of_work(app.state.services.db, write=False) as session:
-        search = KnowledgeSearch(
-            ChunkRepository(session),
-            app.state.services.knowledge.embedder,
-            app.state.services.db.dialect,
-        )
-        owner: uuid.UUID = app.state.services.local_user_id
-        hits = await search.search(owner, [f"room:{room['id']}"], "alpha beta", 3, "keyword")
+    hits = await _keyword_hits(app, room["id"], "alpha beta")
     assert [hit.text.split("\n", 1)[1] for hit in hits] == [SECTIONS[0], SECTIONS[2], SECTIONS[1]]
 
 
@@ -82,3 +67,14 @@ def test_rerank_weighs_rare_words_over_common_ones() -> None:
     assert rerank(["acme", "types"], pool, total=3) == [b, a, c]
     assert rerank(["acme"], [], total=0) == []
     assert tokens("Zürich's ASN1_SUCCESS, ASN.1") == ["zurich", "s", "asn1", "success", "asn", "1"]
+
+
+async def _keyword_hits(app: FastAPI, room_id: str, query: str) -> list[SearchHit]:
+    """The top three keyword hits in the room, as the search tool gets them."""
+    services = app.state.services
+    async with unit_of_work(services.db, write=False) as session:
+        search = KnowledgeSearch(
+            ChunkRepository(session), services.knowledge.embedder, services.db.dialect
+        )
+        owner: uuid.UUID = services.local_user_id
+        return await search.search(owner, [f"room:{room_id}"], query, 3, "keyword")
