@@ -16,14 +16,7 @@ from google.protobuf.json_format import MessageToDict
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.a2a.conftest import a2a_for, collect, message
 from tests.factories import create_room
-
-
-def _script_orchestrator(scripted: ScriptedProvider) -> None:
-    scripted.script('{"agents": ["alpha", "beta"]}', purpose="route")
-    scripted.script("a", agent="alpha")
-    scripted.script("b", agent="beta")
-    scripted.script('{"continue": false}', purpose="evaluate")
-    scripted.script("the final answer", purpose="synthesis")
+from tests.scripted_turns import script_orchestrator
 
 
 def answer_of(events: list[StreamResponse]) -> str:
@@ -66,7 +59,7 @@ async def test_card_names_the_room_its_roster_and_streaming(
 async def test_stream_orchestrator_turn_then_get_and_list(
     app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
 ) -> None:
-    _script_orchestrator(scripted)
+    script_orchestrator(scripted)
     room = await create_room(client, ["alpha", "beta"], mode="orchestrator")
     sdk = await a2a_for(app, room["id"])
     events = await collect(sdk.send_message(message("plan it")))

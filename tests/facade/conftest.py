@@ -17,7 +17,6 @@ import pytest
 from fastapi import FastAPI
 from openai.types.chat import ChatCompletionChunk, ChatCompletionUserMessageParam
 
-from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.auth.conftest import keys_settings, make_clients  # noqa: F401  (fixtures)
 from tests.factories import create_room
 from tests.turns_api.conftest import serve  # noqa: F401  (fixture: a real uvicorn server)
@@ -61,12 +60,3 @@ async def collect(
         if c.choices
     )
     return chunks, content, reasoning
-
-
-def script_orchestrator(scripted: ScriptedProvider) -> None:
-    """Route alpha and beta ("a", "b"), stop after one round, synthesise "the final answer"."""
-    scripted.script('{"agents": ["alpha", "beta"]}', purpose="route")
-    scripted.script("a", agent="alpha")
-    scripted.script("b", agent="beta")
-    scripted.script('{"continue": false}', purpose="evaluate")
-    scripted.script("the final answer", purpose="synthesis")

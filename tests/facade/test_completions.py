@@ -10,8 +10,9 @@ import openai
 
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
-from tests.facade.conftest import collect, room_model, script_orchestrator, user
+from tests.facade.conftest import collect, room_model, user
 from tests.factories import create_agent
+from tests.scripted_turns import script_orchestrator
 from tests.sse_client import read_events
 
 

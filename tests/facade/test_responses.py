@@ -12,8 +12,9 @@ import pytest
 from openai.types.responses import ResponseCreatedEvent
 
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
-from tests.facade.conftest import room_model, script_orchestrator
+from tests.facade.conftest import room_model
 from tests.factories import create_agent
+from tests.scripted_turns import script_orchestrator
 from tests.turns_api.conftest import Serve
 
 
