@@ -60,9 +60,10 @@ class Replica:
     async def stop(self) -> None:
         if self.process.returncode is None:
             self.process.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(self.process.wait(), 30)
+            try:  # beyond a serve's worst drain: the grace (30 s) and its margin (15 s)
+                await asyncio.wait_for(self.process.wait(), 60)
             except TimeoutError:
+                print(f"{self.url} did not stop within 60 s of SIGTERM; killed", file=sys.stderr)
                 self.process.kill()
         await self.process.wait()
 

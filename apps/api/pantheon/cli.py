@@ -119,7 +119,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "budgets":
             asyncio.run(run_budget_command(settings, args, sys.stdout))
         elif args.command == "serve" and args.workers > 1:
-            return serve_workers(args.host, args.port, args.workers, settings.metrics.port)
+            return serve_workers(
+                args.host, args.port, args.workers, settings, settings.metrics.port
+            )
         elif args.command == "serve":
             run_event_loop(_serve(settings, args.host, args.port))
         elif args.command == "migrate":

@@ -5,9 +5,10 @@ spreads connections between them); each worker is a whole server of its own, wit
 own ``TurnAwareServer`` and so its own shutdown grace period. Workers share running
 turns, leases, cancels and rate limits through Redis, and the record through PostgreSQL:
 ``refuse_workers`` says why anything else cannot work. The parent forwards SIGTERM and
-SIGINT to every worker and waits for each to drain; a worker that dies (killed, or
-failing later) is replaced, one that fails while starting stops the parent (a broken
-setup would only fail again).
+SIGINT to every worker and waits for each to drain, at most the grace period and a
+margin (then it kills the worker, so the serve always ends and cleans up); a worker
+that dies (killed, or failing later) is replaced, one that fails while starting stops
+the parent (a broken setup would only fail again).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pantheon.settings import Settings
 log = logging.getLogger("pantheon")
 STARTUP_S = 15.0  # a worker that fails (exit > 0) sooner is taken as a broken setup
 POLL_S = 0.5
+DRAIN_MARGIN_S = 15.0  # beyond the turns' grace: closing streams, pools and the journal
 
 
 def refuse_workers(settings: Settings, workers: int) -> str | None:
@@ -73,9 +75,10 @@ def _worker(sock: socket.socket) -> None:
 class Supervisor:
     """Starts, replaces and stops the workers."""
 
-    def __init__(self, sock: socket.socket, workers: int) -> None:
+    def __init__(self, sock: socket.socket, workers: int, drain_s: float) -> None:
         self._sock = sock
         self._count = workers
+        self._drain_s = drain_s
         self._context = multiprocessing.get_context("spawn")
         self._workers: list[tuple[SpawnProcess, float]] = []
         self._stopping = False
@@ -100,12 +103,24 @@ class Supervisor:
             status = self._replace_dead()
             if status:
                 self._stopping = True
+        self._drain()
+        return status
+
+    def _drain(self) -> None:
+        """SIGTERM every worker and wait for them to drain; kill any still alive after
+        ``drain_s`` (one stuck in shutdown must not keep the serve, and its port, forever)."""
         for process, _started in self._workers:
             if process.is_alive() and process.pid is not None:
                 process.terminate()  # SIGTERM: each worker drains within its grace
+        deadline = time.monotonic() + self._drain_s
         for process, _started in self._workers:
-            process.join()
-        return status
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                log.warning(
+                    "worker %s still running after %.0fs; killing it", process.pid, self._drain_s
+                )
+                process.kill()
+                process.join()
 
     def _replace_dead(self) -> int:
         for index, (process, started) in enumerate(self._workers):
@@ -125,7 +140,9 @@ class Supervisor:
         return 0
 
 
-def serve_workers(host: str, port: int, workers: int, metrics: int | None = None) -> int:
+def serve_workers(
+    host: str, port: int, workers: int, settings: Settings, metrics: int | None = None
+) -> int:
     """Bind ``host:port`` once and serve it with ``workers`` processes; ``metrics``: the
     loopback port the supervisor serves every worker's metrics on, if any."""
     config = uvicorn.Config("pantheon.main:create_app", host=host, port=port, log_config=None)
@@ -133,6 +150,7 @@ def serve_workers(host: str, port: int, workers: int, metrics: int | None = None
     sock = config.bind_socket()
     try:
         with multiprocess_metrics(), metrics_port(metrics):  # every worker's in one scrape
-            return Supervisor(sock, workers).run()
+            drain_s = settings.turns.shutdown_grace_s + DRAIN_MARGIN_S
+            return Supervisor(sock, workers, drain_s).run()
     finally:
         sock.close()
