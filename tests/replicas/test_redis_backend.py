@@ -13,6 +13,7 @@ from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from pantheon.live.redis.backend import RedisLiveBackend
+from pantheon.live.registry import LiveTurn
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import Settings
@@ -107,3 +108,42 @@ async def test_a_turn_running_past_its_lease_keeps_renewing_it(
             answer = await post
     await store.aclose()
     assert answer.json()["status"] == "completed"
+
+
+async def test_a_renewal_in_flight_cannot_take_back_a_released_lease(
+    shared: tuple[FastAPI, httpx.AsyncClient],
+    scripted: ScriptedProvider,
+    redis: RedisServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lease renewal sent just before a turn frees its session used to land after the
+    release and take the lease back for a turn that had ended: the client's next turn got
+    409 "busy; retry" until the lease expired. Releases now wait for a renewal in flight,
+    and later renewals skip the turn."""
+    app, http = shared
+    backend = app.state.services.live_backend
+    assert isinstance(backend, RedisLiveBackend)
+    scripted.script("a b c", agent="alpha", chunk_delay_s=0.05)
+    room = await create_room(http, ["alpha"])
+    session = (await create_session(http, room["id"]))["id"]
+    turns = f"/v1/sessions/{session}/turns"
+    post = asyncio.create_task(http.post(turns, json={"message": "x"}))
+    await until(app.state.services.live_turns.running)
+    renew = backend._renew
+
+    async def slow_renew(live: list[LiveTurn]) -> list[str]:
+        await asyncio.sleep(0.5)  # the turn ends meanwhile (0.15 s of deltas left)
+        return await renew(live)
+
+    monkeypatch.setattr(backend, "_renew", slow_renew)
+    await backend._renew_once()
+    assert (await post).json()["status"] == "completed"
+    store = Redis.from_url(redis.url, decode_responses=True, socket_timeout=5)
+    try:
+        assert await store.get(f"pantheon:lease:{session}") is None
+    finally:
+        await store.aclose()
+    await backend._renew_once()  # the ended turn is not renewed again
+    scripted.script("d", agent="alpha")
+    after = await http.post(turns, json={"message": "next"})
+    assert after.status_code == 201, after.text

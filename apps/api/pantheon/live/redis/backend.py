@@ -206,20 +206,29 @@ class RedisLiveBackend:
         act on a cancel flag (a missed cancel message), or on a lease lost to the sweeper."""
         while True:
             await asyncio.sleep(self.store.settings.lease_s / 3)
-            shared = [live for live in self._local.running() if live.mirror is not None]
+            await self._renew_once()
+
+    async def _renew_once(self) -> None:
+        async with self.store.lease_lock:  # a turn that frees its lease meanwhile waits
+            mirrors = self._mirrors
+            shared = [
+                live
+                for live in self._local.running()
+                if (mirror := mirrors.get(live.turn_id)) is not None and not mirror.released
+            ]
             if not shared:
-                continue
+                return
             try:
                 verdicts = await self._renew(shared)
             except (RedisError, OSError) as exc:
                 log.warning("%d lease(s) not renewed (%s)", len(shared), exc)
-                continue
-            for live, verdict in zip(shared, verdicts, strict=True):
-                if verdict == "cancel":
-                    live.cancel()
-                elif verdict in ("lost", "swept"):
-                    log.warning("turn %s: lease %s; stopping it", live.turn_id, verdict)
-                    live.cancel()
+                return
+        for live, verdict in zip(shared, verdicts, strict=True):
+            if verdict == "cancel":
+                live.cancel()
+            elif verdict in ("lost", "swept"):
+                log.warning("turn %s: lease %s; stopping it", live.turn_id, verdict)
+                live.cancel()
 
     async def _renew(self, turns: list[LiveTurn]) -> list[str]:
         keys = self.store.keys

@@ -46,6 +46,7 @@ class StreamMirror:
         self._lock = asyncio.Lock()
         self._closed = False
         self.broken = False
+        self.released = False  # its session lease is freed (or being freed): renew no more
         self.task = asyncio.create_task(self._run(), name=f"mirror-{live.turn_id}")
 
     def published(self, published: PublishedEvent) -> None:
@@ -114,9 +115,11 @@ class StreamMirror:
         keys = self._store.keys
         live = self._live
         try:
-            await self._store.release(
-                keys=[keys.lease(live.session_id), keys.running], args=[live.turn_id]
-            )
+            async with self._store.lease_lock:  # after any renewal in flight, before the next
+                self.released = True
+                await self._store.release(
+                    keys=[keys.lease(live.session_id), keys.running], args=[live.turn_id]
+                )
         except (RedisError, OSError) as exc:
             log.warning("turn %s: could not free its session lease (%s)", live.turn_id, exc)
 

@@ -11,6 +11,7 @@ queues briefly rather than answering 503 (B9 saw that at 128 turns in flight).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import Any, TypeVar, cast
 
@@ -102,6 +103,9 @@ class RedisStore:
         self.release = self.redis.register_script(scripts.RELEASE)
         self.expired = self.redis.register_script(scripts.EXPIRED)
         self.rate = self.redis.register_script(scripts.RATE)
+        # Held by a lease renewal across its round trip and by a turn freeing its lease:
+        # a renewal sent before a release must not land after it and take the lease back.
+        self.lease_lock = asyncio.Lock()
 
     @property
     def lease_ms(self) -> int:
