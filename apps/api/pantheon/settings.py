@@ -129,6 +129,9 @@ class RedisSettings(BaseModel):
         default=2.0, gt=0, le=60.0, description="How often expired leases are looked for"
     )
     stream_maxlen: int = Field(default=100_000, ge=100, description="Events kept per turn")
+    mirror_window_ms: float = Field(
+        default=20.0, ge=0, le=100.0, description="Events gathered per write to Redis"
+    )
     stream_ttl_s: float = Field(
         default=3600.0, ge=60.0, description="Events and metadata kept after a turn ends"
     )

@@ -24,6 +24,7 @@ from pantheon.live.redis.mirror import END_FIELD, StreamMirror
 from pantheon.live.redis.remote import Recorded, RecordedTurn, RemoteTurn
 from pantheon.live.redis.store import RedisStore, checked
 from pantheon.live.redis.sweeper import RecordInterrupted, Sweeper
+from pantheon.live.redis.writer import MirrorWriter
 from pantheon.live.registry import LiveTurn, LiveTurnRegistry
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class RedisLiveBackend:
         self._recorded_with_key = recorded_with_key
         self._local = local
         self._mirrors: dict[str, StreamMirror] = {}
+        self._writer = MirrorWriter(store)
         self._sweeper = Sweeper(store, record, lambda t: self._local.get(t) is not None)
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -176,7 +178,7 @@ class RedisLiveBackend:
         if not self._local.accepting:  # shutdown began during the claim: give it back
             await self._give_back(live)
             self._local.ensure_accepting()
-        mirror = StreamMirror(self.store, live)
+        mirror = StreamMirror(self.store, self._writer, live)
         live.mirror = mirror
         self._mirrors[live.turn_id] = mirror
         mirror.task.add_done_callback(lambda _t: self._mirrors.pop(live.turn_id, None))
@@ -184,6 +186,7 @@ class RedisLiveBackend:
 
     async def start(self) -> None:
         self._tasks = [
+            asyncio.create_task(self._writer.run(), name="stream-writer"),
             asyncio.create_task(self._renew_leases(), name="lease-renewal"),
             asyncio.create_task(self._listen_for_cancels(), name="cancel-listener"),
             asyncio.create_task(self._sweeper.run(), name="interrupted-sweeper"),

@@ -1,15 +1,15 @@
 """The owner's side of a shared turn: its events go to a Redis Stream, in order.
 
-Publishing stays synchronous (no await per token): events queue here and one writer task
-sends each batch in one pipelined round trip. Entry ids are ``<seq>-0``, so a reader on
-any replica resumes after event ``n`` by reading after id ``n-0``; the entry after the
-last event (``<seq>-1``, field ``end``) tells readers the turn is over. Internal events
-(``engine/events.py``: recorded, never streamed) are entries too, field ``i`` and id
-``<seq>-<k + 1>`` for the k-th after public event ``seq``: readers skip them, a dead
-turn's recorder (the sweeper) reads them. If Redis fails
-mid-turn, or restarts and loses the stream, the turn goes on (it commits to the database as
-always); the stream stops being written, and readers elsewhere read the rest from the
-turn's record once it is committed.
+Publishing stays synchronous (no await per token): events queue here and the replica's
+one writer task (``writer.py``) sends them with every other turn's queued events in one
+round trip. Entry ids are ``<seq>-0``, so a reader on any replica resumes after event
+``n`` by reading after id ``n-0``; the entry after the last event (``<seq>-1``, field
+``end``) tells readers the turn is over. Internal events (``engine/events.py``: recorded,
+never streamed) are entries too, field ``i`` and id ``<seq>-<k + 1>`` for the k-th after
+public event ``seq``: readers skip them, a dead turn's recorder (the sweeper) reads them.
+If Redis fails mid-turn, or restarts and loses the stream, the turn goes on (it commits to
+the database as always); the stream stops being written, and readers elsewhere read the
+rest from the turn's record once it is committed.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import logging
 from redis.exceptions import RedisError
 
 from pantheon.live.redis.store import RedisStore
+from pantheon.live.redis.writer import MirrorWriter
 from pantheon.live.registry import LiveTurn, PublishedEvent
 
 log = logging.getLogger(__name__)
@@ -35,16 +36,19 @@ def entry_id(seq: int, end: bool = False) -> str:
 class StreamMirror:
     """Mirrors one local turn into its stream and frees its session lease when done."""
 
-    def __init__(self, store: RedisStore, live: LiveTurn) -> None:
+    def __init__(self, store: RedisStore, writer: MirrorWriter, live: LiveTurn) -> None:
         self._store = store
+        self._writer = writer
         self._live = live
-        self._pending: list[tuple[str, PublishedEvent]] = []  # with its entry id
+        self.key = store.keys.events(live.turn_id)
+        self._pending: list[str] = []  # id, field, value of each entry not yet sent
+        self._in_flight = ""  # the last entry id of the batch the writer took
         self._last_seq = 0
         self._last_sub = 0  # the last entry id's sequence part (internal events after seq)
         self._internal_after = 0  # internal events since the last public one
-        self._wake = asyncio.Event()
-        self._lock = asyncio.Lock()
-        self._closed = False
+        self._written = asyncio.Event()  # nothing pending or in flight
+        self._written.set()
+        self._closed = asyncio.Event()
         self.broken = False
         self.released = False  # its session lease is freed (or being freed): renew no more
         self.task = asyncio.create_task(self._run(), name=f"mirror-{live.turn_id}")
@@ -53,63 +57,55 @@ class StreamMirror:
         if published.internal:
             self._internal_after += 1
             entry = f"{published.seq}-{self._internal_after + 1}"
+            field = INTERNAL_FIELD
         else:
             self._internal_after = 0
-            entry = entry_id(published.seq)
-        self._pending.append((entry, published))
-        self._wake.set()
+            entry, field = entry_id(published.seq), DATA_FIELD
+        if self.broken:
+            return
+        self._pending += (entry, field, published.data)
+        self._written.clear()
+        self._writer.queued(self)
 
     def closed(self) -> None:
-        self._closed = True
-        self._wake.set()
+        self._closed.set()
+
+    def take(self) -> tuple[bool, int, list[str]]:
+        """The writer takes what is pending: (stream must exist, TTL ms, entries)."""
+        fields, self._pending = self._pending, []
+        if self.broken:
+            fields = []
+        self._in_flight = fields[-3] if fields else ""
+        started = self._last_seq > 0  # a stream Redis lost is not begun anew
+        return started, 0 if started else self._store.live_ttl_ms, fields  # lives past the end
+
+    def wrote(self, added: int, error: str | None) -> None:
+        """The writer's round trip for what it took is back."""
+        if error is not None and not self.broken:
+            self.broken = True  # a gap would mislead readers: write no more
+            log.warning("turn %s: events no longer shared (%s)", self._live.turn_id, error)
+        elif added and self._in_flight:
+            self._last_seq, self._last_sub = (int(part) for part in self._in_flight.split("-"))
+        self._in_flight = ""
+        if not self._pending or self.broken:
+            self._pending = []
+            self._written.set()
 
     async def committed(self) -> None:
-        """Flush what is queued, then free the session (before the final event)."""
-        await self._flush()
+        """Wait until what is queued is written, then free the session (before the final
+        event)."""
+        await self._drained()
         await self._release()
 
+    async def _drained(self) -> None:
+        if not self._written.is_set():
+            self._writer.hurry()
+            await self._written.wait()
+
     async def _run(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            await self._flush()
-            if self._closed and not self._pending:
-                await self._end()
-                return
-
-    async def _flush(self) -> None:
-        async with self._lock:
-            batch, self._pending = self._pending, []
-            if not batch or self.broken:
-                return
-            key, limit = self._store.keys.events(self._live.turn_id), self._store.settings
-            pipe = self._store.redis.pipeline(transaction=False)
-            for entry, event in batch:
-                pipe.xadd(
-                    key,
-                    {INTERNAL_FIELD if event.internal else DATA_FIELD: event.data},
-                    id=entry,
-                    maxlen=limit.stream_maxlen,
-                    approximate=True,
-                    nomkstream=self._last_seq > 0,  # a stream Redis lost is not begun anew
-                )
-            if self._last_seq == 0:  # the first batch: the stream lives past the turn's end
-                pipe.pexpire(key, self._store.live_ttl_ms)
-            try:
-                written = await pipe.execute()
-            except (RedisError, OSError) as exc:
-                self._stop_sharing(str(exc))  # a gap would mislead readers: write no more
-                return
-            if None in written[: len(batch)]:
-                self._stop_sharing("Redis lost the stream (restarted?)")
-                return
-            last, _ = batch[-1]
-            self._last_seq, self._last_sub = (int(part) for part in last.split("-"))
-
-    def _stop_sharing(self, reason: str) -> None:
-        """Readers elsewhere find the turn's record once it is committed instead."""
-        self.broken = True
-        log.warning("turn %s: events no longer shared (%s)", self._live.turn_id, reason)
+        await self._closed.wait()
+        await self._drained()
+        await self._end()
 
     async def _release(self) -> None:
         keys = self._store.keys

@@ -36,6 +36,35 @@ return 'ok'
 """
 )
 
+# KEYS: turns' event streams. ARGV: MAXLEN (approximate), then per stream: "1" when it must
+# exist already, a TTL in ms to give it (0: none), how many entries, and id/field/value for
+# each. Several turns' events in one command, one reply. Returns per stream how many were
+# added, -1 when it had to exist and Redis lost it (restarted), or -2 when Redis refused an
+# entry (an id not after the last): that stream stops there, the others go on.
+APPEND = """
+local at = 2
+local added = {}
+for k = 1, #KEYS do
+  local must_exist, ttl, n = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
+  local first = at + 3
+  at = first + 3 * n
+  local written = 0
+  if must_exist == '1' and redis.call('EXISTS', KEYS[k]) == 0 then
+    written = -1
+  else
+    for i = first, at - 1, 3 do
+      local reply = redis.pcall('XADD', KEYS[k], 'MAXLEN', '~', ARGV[1],
+        ARGV[i], ARGV[i + 1], ARGV[i + 2])
+      if type(reply) == 'table' and reply.err then written = -2 break end
+      written = written + 1
+    end
+    if ttl ~= '0' and written > 0 then redis.call('PEXPIRE', KEYS[k], ttl) end
+  end
+  added[k] = written
+end
+return added
+"""
+
 # KEYS: lease, running. ARGV: turn id. Frees the session only if this turn holds it.
 RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end

@@ -103,6 +103,7 @@ class RedisStore:
         self.release = self.redis.register_script(scripts.RELEASE)
         self.expired = self.redis.register_script(scripts.EXPIRED)
         self.rate = self.redis.register_script(scripts.RATE)
+        self.append = self.redis.register_script(scripts.APPEND)
         # Held by a lease renewal across its round trip and by a turn freeing its lease:
         # a renewal sent before a release must not land after it and take the lease back.
         self.lease_lock = asyncio.Lock()
