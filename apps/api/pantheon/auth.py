@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from pantheon.db.engine import Database
 from pantheon.db.models import User
@@ -48,7 +49,15 @@ class Principal:
 
 
 async def ensure_local_user(db: Database) -> uuid.UUID:
-    """The built-in owner of everything in local mode; created once."""
+    """The built-in owner of everything in local mode; created once. Workers starting
+    together on a new database race to create it: the one that loses reads the winner's."""
+    try:
+        return await _local_user(db)
+    except IntegrityError:  # another process created it between our read and our insert
+        return await _local_user(db)
+
+
+async def _local_user(db: Database) -> uuid.UUID:
     async with unit_of_work(db, write=True) as session:
         found = await session.scalar(select(User).where(User.name == LOCAL_USER_NAME))
         if found is None:
