@@ -1,11 +1,12 @@
 """One writer task per replica sends every local turn's queued events to Redis.
 
 Each round trip is one ``APPEND`` script call carrying whatever all turns queued in a short
-window (``redis.mirror_window_ms``, 20 ms) after the first: alone, a turn's event goes out
-up to 20 ms late (other replicas' listeners only; this one's read from memory); under load a round trip carries many turns' events, so the cost per event
-falls as the load rises. The window is fixed from the first event, so a steady stream
-cannot hold the writes back, and a turn that waits on its events (to free its session
-at the end) cuts it short.
+window (``redis.mirror_window_ms``, 20 ms) after the first. Alone, a turn's event goes out
+up to 20 ms late (to other replicas' listeners only: this one's read from memory); under
+load a round trip carries many turns' events, so the cost per event falls as the load
+rises. The window is fixed from the first event, so a steady stream cannot hold the
+writes back, and a turn that waits on its events (to free its session at the end) cuts
+it short.
 """
 
 from __future__ import annotations
