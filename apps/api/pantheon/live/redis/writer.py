@@ -39,6 +39,8 @@ class Queued(Protocol):
 
 
 class MirrorWriter:
+    """The replica's one writer of turn events; its ``run`` is a task of the backend."""
+
     def __init__(self, store: RedisStore) -> None:
         self._store = store
         self._window_s = store.settings.mirror_window_ms / 1000
