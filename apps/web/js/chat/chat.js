@@ -242,7 +242,7 @@ export class ChatPane {
     else if (outcome?.restore && !this.context) this.pendingRestore = { sessionId: live.sessionId, message };
     this.updateComposer();
     this.onTurnFinished?.(live);
-    if (here) this.composer.focus();
+    if (here && !typingElsewhere(this.composer)) this.composer.focus();
   }
 
   /** A new session with the history up to and including `view`'s turn, then open it. */
@@ -292,4 +292,12 @@ function decisionsNote(view, decisions) {
     view.approvals.rows.get(id).el.dataset.tool]));
   return decisions.map((d) => decisionText({ approve: d.approve, tool: names.get(d.call_id) ?? "call",
     reason: d.reason })).join("\n");
+}
+
+/** True while the person types in a field outside the composer (an approval's reason, a
+ * search box): a turn that ends then must not pull the focus, and their keys, away. */
+function typingElsewhere(composer) {
+  const active = document.activeElement;
+  if (!active || composer.el.contains(active)) return false;
+  return active.matches("textarea, select, [contenteditable='true'], input:not([type=checkbox], [type=radio], [type=button], [type=submit])");
 }

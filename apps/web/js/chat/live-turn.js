@@ -141,9 +141,8 @@ export class LiveTurn {
     clearRunning();
     this.view.notice("");
     this.done = true;
-    const retry = this.turnId ? await this.loadFigures() : false;
-    this.settle(null);
-    if (retry) this.retryFigures();
+    this.settle(null); // the composer is free once the turn is, not after its figures load
+    if (this.turnId && (await this.loadFigures())) this.retryFigures();
   }
 
   /** The stored figures (GET /v1/turns/{id}); true when worth trying again later (the
