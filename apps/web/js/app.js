@@ -28,7 +28,8 @@ import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
 const state = { rooms: [], agents: [], models: [], route: { kind: null } };
 const sidebar = document.getElementById("sidebar");
 const main = document.getElementById("main");
-const chat = new ChatPane({ onTurnFinished: () => { refreshSidebar(); refreshHeader(); } });
+// A turn ended: its session is no longer "live" at once (the lists refresh after).
+const chat = new ChatPane({ onTurnFinished: () => { sessionNav.render(); refreshSidebar(); refreshHeader(); } });
 const sessionNav = new SessionNav({ running: () => chat.runningSessions(),
   list: (owner, q) => (owner.kind === "room" ? api.roomSessions(owner.id, q) : api.agentSessions(owner.id, q)) });
 // A turn started: its session is marked live (a first message's new session is listed).
