@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from pantheon.config_file import read_config_file
-from pantheon.llm.http import make_http_client
+from pantheon.llm.http import make_upstream_session
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
 from pantheon.llm.registry import load_models
 from pantheon.llm.types import (
@@ -194,13 +194,10 @@ async def _through_provider(
     path.write_text(server.models_toml(), encoding="utf-8")
     (alias,) = load_models(read_config_file(path))
     settings = LLMSettings(read_timeout_s=120.0)
-    client = make_http_client(settings)
-    try:
+    async with make_upstream_session(settings) as session:
         return [
-            item async for item in OpenAICompatProvider(client, settings).stream(alias, request)
+            item async for item in OpenAICompatProvider(session, settings).stream(alias, request)
         ]
-    finally:
-        await client.aclose()
 
 
 @pytest.mark.local_model

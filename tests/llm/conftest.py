@@ -1,15 +1,15 @@
-"""Fixtures for the LLM tests: settings, a recording sleep, the mock server, a client,
+"""Fixtures for the LLM tests: settings, a recording sleep, the mock server, a session,
 and the OpenAI-compatible provider and a gateway wired to that mock server."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-import httpx
+import aiohttp
 import pytest
 
 from pantheon.llm.gateway import LLMGateway
-from pantheon.llm.http import make_http_client
+from pantheon.llm.http import make_upstream_session
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
 from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import LLMSettings
@@ -42,17 +42,18 @@ async def mock_openai() -> AsyncIterator[MockOpenAI]:
 
 
 @pytest.fixture
-async def http_client(llm_settings: LLMSettings) -> AsyncIterator[httpx.AsyncClient]:
-    client = make_http_client(llm_settings)
-    yield client
-    await client.aclose()
+async def upstream() -> AsyncIterator[aiohttp.ClientSession]:
+    """The providers' session, as the app builds it (each provider passes its own timeouts)."""
+    session = make_upstream_session(LLMSettings())
+    yield session
+    await session.close()
 
 
 @pytest.fixture
 def openai_provider(
-    http_client: httpx.AsyncClient, llm_settings: LLMSettings
+    upstream: aiohttp.ClientSession, llm_settings: LLMSettings
 ) -> OpenAICompatProvider:
-    return OpenAICompatProvider(http_client, llm_settings)
+    return OpenAICompatProvider(upstream, llm_settings)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import socket
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
-import httpx
+import aiohttp
 import pytest
 
 from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Timeout, Unavailable
@@ -92,19 +92,19 @@ async def test_connection_refused_is_unavailable(
 
 
 async def test_slow_upstream_is_a_timeout(
-    http_client: httpx.AsyncClient, mock_openai: MockOpenAI
+    upstream: aiohttp.ClientSession, mock_openai: MockOpenAI
 ) -> None:
-    provider = OpenAICompatProvider(http_client, LLMSettings(read_timeout_s=0.05))
+    provider = OpenAICompatProvider(upstream, LLMSettings(read_timeout_s=0.05))
     mock_openai.queue(Reply(delay_s=0.2))
     with pytest.raises(Timeout):
         await collect(provider.stream(mock_openai.alias(), REQUEST))
 
 
 async def test_stall_mid_stream_is_a_timeout_and_not_retried(
-    http_client: httpx.AsyncClient, mock_openai: MockOpenAI, sleep: RecordingSleep
+    upstream: aiohttp.ClientSession, mock_openai: MockOpenAI, sleep: RecordingSleep
 ) -> None:
     settings = LLMSettings(read_timeout_s=0.05)
-    provider = OpenAICompatProvider(http_client, settings)
+    provider = OpenAICompatProvider(upstream, settings)
     registry = ModelRegistry([mock_openai.alias()])
     gateway = LLMGateway(registry, {"openai": provider}, settings, sleep=sleep)
     mock_openai.queue(Reply(chunks=("a", "b"), stall_after=1))

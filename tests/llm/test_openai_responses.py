@@ -8,12 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from pantheon.config_file import read_config_file
 from pantheon.llm.errors import BadRequest, LLMError, RateLimited, Unavailable
 from pantheon.llm.gateway import LLMGateway
+from pantheon.llm.http import make_upstream_session
 from pantheon.llm.providers.openai_responses import OpenAIResponsesProvider
 from pantheon.llm.registry import ModelRegistry, load_models
 from pantheon.llm.types import (
@@ -67,8 +67,8 @@ async def _collect(
     upstream: MockResponses, request: LLMRequest, **options: Any
 ) -> list[StreamItem]:
     settings = LLMSettings(max_attempts=3, backoff_base_s=0.001, backoff_max_s=0.002)
-    async with httpx.AsyncClient() as client:
-        provider = OpenAIResponsesProvider(client, settings)
+    async with make_upstream_session(settings) as session:
+        provider = OpenAIResponsesProvider(session, settings)
         registry = ModelRegistry([_alias(upstream, **options)])
         gateway = LLMGateway(registry, {"openai_responses": provider}, settings)
         return [item async for item in gateway.stream(request) if not isinstance(item, Retrying)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-import httpx
+import aiohttp
 import pytest
 
 from pantheon.llm.errors import Unavailable
@@ -237,10 +237,10 @@ async def test_no_retry_after_a_call_was_yielded(
 
 
 async def test_a_stall_inside_a_call_times_out_and_is_retried(
-    http_client: httpx.AsyncClient, mock_openai: MockOpenAI, sleep: RecordingSleep
+    upstream: aiohttp.ClientSession, mock_openai: MockOpenAI, sleep: RecordingSleep
 ) -> None:
     settings = LLMSettings(read_timeout_s=0.05, max_attempts=2)
-    provider = OpenAICompatProvider(http_client, settings)
+    provider = OpenAICompatProvider(upstream, settings)
     registry = ModelRegistry([mock_openai.alias()])
     gateway = LLMGateway(registry, {"openai": provider}, settings, sleep=sleep)
     mock_openai.queue(Reply(raw=split_call()[:2], chunks=("x",), stall_after=0))

@@ -22,7 +22,7 @@ from pantheon.live.choice import build_live_turns
 from pantheon.live.journal import TurnJournal
 from pantheon.live.recovery import recover_journal
 from pantheon.llm.factory import build_gateway
-from pantheon.llm.http import make_http_client
+from pantheon.llm.http import make_http_client, make_upstream_session
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.observability import tracing
 from pantheon.observability.http import HttpMetrics
@@ -55,7 +55,8 @@ def create_app(
         spans = tracing.install(os.environ)  # off unless the OTEL_* variables name an endpoint
         db = Database.from_url(settings.resolved_database_url)
         http = make_http_client(settings.llm)
-        gateway = build_gateway(settings, http, scripted=scripted)
+        upstream = make_upstream_session(settings.llm)
+        gateway = build_gateway(settings, upstream, http, scripted=scripted)
         # With Redis a dead process's turns are recorded by the other replicas' sweepers
         # (ADR 0010); the crash journal is the single process's way (ADR 0011).
         journal = None if settings.redis_url else _journal(settings)
@@ -103,6 +104,7 @@ def create_app(
                 await knowledge.ingest.stop()
         finally:
             await http.aclose()
+            await upstream.close()
             await db.dispose()
             # Last: flushes queued spans, within 30 s (nothing else is served by now;
             # awaiting a thread here kept --workers workers from exiting).

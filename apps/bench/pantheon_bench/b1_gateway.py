@@ -1,21 +1,17 @@
 """B1: what Pantheon's gateway adds to one LLM call, at 1 to 128 calls in flight.
 
-Pantheon: ``LLMGateway.complete`` over the app's own HTTP client (``make_http_client``:
-httpx on aiohttp), which streams, parses SSE and folds usage. Baseline: the same request
-body POSTed straight to the mock with a bare aiohttp session, reading the streamed body
-to its end. Both run in this process, in alternating slices, so drift hits both alike.
-Added latency is the difference of the percentiles.
-
-A third variant runs the same gateway over stock httpx (``httpx.AsyncHTTPTransport``, same
-pool limits): the measurement behind choosing the aiohttp transport (encode/httpx#3215).
+Pantheon: ``LLMGateway.complete`` over the app's own upstream session
+(``make_upstream_session``: aiohttp, ADR 0027), which streams, parses SSE, cleans text and
+folds usage. Baseline: the same request body POSTed straight to the mock with a bare
+aiohttp session, reading the streamed body to its end. Both run in this process, in
+alternating slices, so drift hits both alike. Added latency is the difference of the
+percentiles.
 """
 
 from __future__ import annotations
 
-import httpx
-
 from pantheon.llm.factory import build_gateway
-from pantheon.llm.http import make_http_client, upstream_timeout
+from pantheon.llm.http import make_http_client, make_upstream_session
 from pantheon.llm.providers.openai_compat import request_body
 from pantheon.llm.types import ChatMessage, LLMRequest
 from pantheon.settings import Settings
@@ -37,10 +33,8 @@ def _merge(runs: list[LoadRun]) -> tuple[list[float], float, int]:
 async def run(ctx: Context) -> BenchResult:
     settings = Settings(models_file=ctx.models_file, database_url="sqlite+aiosqlite://")
     client = make_http_client(settings.llm)
-    gateway = build_gateway(settings, client)
-    limits = httpx.Limits(max_connections=settings.llm.max_connections)
-    stock_client = httpx.AsyncClient(limits=limits, timeout=upstream_timeout(settings.llm))
-    stock_gateway = build_gateway(settings, stock_client)
+    upstream = make_upstream_session(settings.llm)
+    gateway = build_gateway(settings, upstream, client)
     messages = (ChatMessage("system", "You are a benchmark."), ChatMessage("user", "Hello!"))
     request = LLMRequest(ALIAS, messages)
     alias = gateway.registry.get(ALIAS)
@@ -56,16 +50,13 @@ async def run(ctx: Context) -> BenchResult:
     async def pantheon(_: int) -> None:
         await gateway.complete(request)
 
-    async def pantheon_stock_httpx(_: int) -> None:
-        await stock_gateway.complete(request)
-
     result = BenchResult("B1", "Overhead per LLM call (gateway vs direct)", "bare aiohttp POST")
     previous_best = 0.0
     try:
         for level in ctx.sizes.b1_levels:
             total = max(ctx.sizes.b1_calls, 8 * level)
             per_slice = max(level, total // SLICES)
-            calls = (("raw", raw), ("gw", pantheon), ("stock", pantheon_stock_httpx))
+            calls = (("raw", raw), ("gw", pantheon))
             for _name, call in calls:  # warm up: open the connections
                 await closed_loop(call, concurrency=level, total=level, deadline_s=30)
             runs: dict[str, list[LoadRun]] = {name: [] for name, _call in calls}
@@ -76,7 +67,6 @@ async def run(ctx: Context) -> BenchResult:
                     )
             base, base_rate, base_err = _merge(runs["raw"])
             gw, gw_rate, gw_err = _merge(runs["gw"])
-            stock, stock_rate, stock_err = _merge(runs["stock"])
             stats = {
                 "p50_ms": (percentile(gw, 50) * 1e3, percentile(base, 50) * 1e3),
                 "p99_ms": (percentile(gw, 99) * 1e3, percentile(base, 99) * 1e3),
@@ -85,13 +75,9 @@ async def run(ctx: Context) -> BenchResult:
                 "gateway_p50_ms": stats["p50_ms"][0], "direct_p50_ms": stats["p50_ms"][1],
                 "gateway_p99_ms": stats["p99_ms"][0], "direct_p99_ms": stats["p99_ms"][1],
                 "gateway_calls_s": gw_rate, "direct_calls_s": base_rate,
-                "stock_httpx_p50_ms": percentile(stock, 50) * 1e3,
-                "stock_httpx_p99_ms": percentile(stock, 99) * 1e3,
-                "stock_httpx_calls_s": stock_rate, "stock_httpx_errors": stock_err,
                 "calls": len(gw), "errors": gw_err + base_err,
             }  # fmt: skip
             result.rows.extend(_rows(level, stats, gw_rate, base_rate, previous_best))
-            result.rows.append(_stock_row(level, stock, stock_rate, stock_err))
             if gw_err or base_err:
                 result.rows.append(Row(f"c={level}", "errors", str(gw_err), str(base_err),
                                        goal="0", met=False))  # fmt: skip
@@ -99,15 +85,8 @@ async def run(ctx: Context) -> BenchResult:
     finally:
         await raw_http.close()
         await client.aclose()
-        await stock_client.aclose()
+        await upstream.close()
     return result
-
-
-def _stock_row(level: int, latencies: list[float], rate: float, errors: int) -> Row:
-    """The same gateway over stock httpx: context for the transport choice, no goal."""
-    p50, p99 = percentile(latencies, 50) * 1e3, percentile(latencies, 99) * 1e3
-    value = f"{fmt(rate, 0)} calls/s, p50 {fmt(p50)} ms, p99 {fmt(p99)} ms"
-    return Row(f"c={level}", "stock httpx transport", value, "", f"{errors} errors")
 
 
 def _rows(

@@ -14,28 +14,23 @@ iterating, the upstream response is closed, not drained.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 import aiohttp
-import httpx
-from httpx_sse import EventSource, SSEError
 
 from pantheon.llm.errors import BadRequest, Unavailable
 from pantheon.llm.http import upstream_timeout
-from pantheon.llm.providers.openai_answer import (
-    NOT_AN_ANSWER,
-    StreamReader,
-    completion_items,
-    parse_chunk,
-)
+from pantheon.llm.providers.openai_answer import StreamReader, completion_items, parse_chunk
 from pantheon.llm.providers.openai_errors import (
     parse_retry_after,
     raise_for_status,
     transport_error,
 )
 from pantheon.llm.providers.openai_request import request_body
+from pantheon.llm.sse import SSEDecoder
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
 from pantheon.observability.trace_context import outgoing_headers
 from pantheon.settings import LLMSettings
@@ -51,7 +46,10 @@ __all__ = [
     "upstream_headers",
 ]
 
-# A non-streamed answer is read whole before it is parsed; bound what that may cost.
+logger = logging.getLogger("pantheon.llm.upstream")
+
+# A non-streamed answer is read whole before it is parsed, and one streamed event is held
+# until its end: bound what either may cost.
 MAX_ANSWER_BYTES = 16 * 1024 * 1024
 
 
@@ -61,66 +59,65 @@ class OpenAICompatProvider:
 
     path = "chat/completions"
 
-    def __init__(self, client: httpx.AsyncClient, settings: LLMSettings) -> None:
-        self._client = client
+    def __init__(self, session: aiohttp.ClientSession, settings: LLMSettings) -> None:
+        self._session = session
         self._timeout = upstream_timeout(settings)
 
     def body(self, alias: ModelAlias, request: LLMRequest) -> dict[str, Any]:
         return request_body(alias, request)
 
-    def read_events(self, source: EventSource) -> AsyncIterator[StreamItem]:
-        return _stream_items(source)
+    def read_events(self, response: aiohttp.ClientResponse) -> AsyncGenerator[StreamItem, None]:
+        return _stream_items(response)
 
     def read_whole(self, body: bytes) -> list[StreamItem]:
         return completion_items(body)
 
-    async def stream(
-        self, alias: ModelAlias, request: LLMRequest
-    ) -> AsyncGenerator[StreamItem, None]:
+    def stream(self, alias: ModelAlias, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:
         url = f"{alias.base_url.rstrip('/')}/{self.path}"
-        answer = post_for_items(
-            self._client, self._timeout, alias, url, self.body(alias, request),
+        return post_for_items(
+            self._session, self._timeout, alias, url, self.body(alias, request),
             events=self.read_events, whole=self.read_whole,
         )  # fmt: skip
-        async with contextlib.aclosing(answer) as items:
-            async for item in items:
-                yield item
 
 
 async def post_for_items(
-    client: httpx.AsyncClient,
-    limits: httpx.Timeout,
+    session: aiohttp.ClientSession,
+    limits: aiohttp.ClientTimeout,
     alias: ModelAlias,
     url: str,
     body: dict[str, Any],
     *,
-    events: Callable[[EventSource], AsyncIterator[StreamItem]],
+    events: Callable[[aiohttp.ClientResponse], AsyncGenerator[StreamItem, None]],
     whole: Callable[[bytes], list[StreamItem]],
 ) -> AsyncGenerator[StreamItem, None]:
     """One POST of ``body`` to an OpenAI-style upstream, its answer as items: read by
     ``events`` when it streams, by ``whole`` when it answers one JSON body. Shared by the
-    chat completions and Responses API providers: the same headers, size bound and errors."""
+    chat completions and Responses API providers: the same headers, size bound and errors.
+    Closing the generator early closes the upstream response (not drained)."""
     started = False
     try:
-        async with client.stream(
-            "POST",
+        async with session.post(
             url,
             json=body,
             headers=upstream_headers(alias, streamed=bool(body["stream"])),
             timeout=limits,
         ) as response:
+            logger.info("POST %s -> %d %s", url, response.status, response.reason or "")
             await raise_for_status(response)
             started = True
             if is_event_stream(response):
-                async for item in events(EventSource(response)):
-                    yield item
+                async with contextlib.aclosing(events(response)) as items:
+                    async for item in items:
+                        yield item
             else:
                 for item in whole(await read_bounded(response)):
                     yield item
-    except (httpx.HTTPError, aiohttp.ClientError, TimeoutError) as exc:
-        raise transport_error(exc, started=started) from exc
-    except httpx.InvalidURL as exc:
+    except aiohttp.InvalidURL as exc:
         raise BadRequest(f"invalid upstream URL for model alias {alias.name!r}") from exc
+    except aiohttp.NonHttpUrlClientError as exc:
+        raise BadRequest(f"model alias {alias.name!r} has a URL that is not http(s)") from exc
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        raise transport_error(exc, started=started) from exc
 
 
 def upstream_headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
@@ -132,15 +129,15 @@ def upstream_headers(alias: ModelAlias, *, streamed: bool) -> dict[str, str]:
     return headers
 
 
-def is_event_stream(response: httpx.Response) -> bool:
+def is_event_stream(response: aiohttp.ClientResponse) -> bool:
     return "text/event-stream" in response.headers.get("content-type", "")
 
 
-async def read_bounded(response: httpx.Response) -> bytes:
+async def read_bounded(response: aiohttp.ClientResponse) -> bytes:
     """The whole body, or ``BadRequest`` past ``MAX_ANSWER_BYTES``."""
     chunks: list[bytes] = []
     size = 0
-    async for chunk in response.aiter_bytes():
+    async for chunk in response.content.iter_any():
         size += len(chunk)
         if size > MAX_ANSWER_BYTES:
             raise BadRequest(f"upstream answer larger than {MAX_ANSWER_BYTES} bytes")
@@ -148,11 +145,12 @@ async def read_bounded(response: httpx.Response) -> bytes:
     return b"".join(chunks)
 
 
-async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
+async def _stream_items(response: aiohttp.ClientResponse) -> AsyncGenerator[StreamItem, None]:
     """Items from the SSE events; ``Unavailable`` if the stream is cut."""
     reader = StreamReader()
-    try:
-        async for event in source.aiter_sse():
+    decoder = SSEDecoder(MAX_ANSWER_BYTES)
+    async for chunk in response.content.iter_any():
+        for event in decoder.feed(chunk):
             data = event.data.strip()
             if data == "[DONE]":
                 for item in reader.end():
@@ -161,7 +159,5 @@ async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
             if data:
                 for item in reader.chunk(parse_chunk(data)):
                     yield item
-    except SSEError as exc:
-        raise BadRequest(NOT_AN_ANSWER) from exc
     if not reader.finished:
         raise Unavailable("stream interrupted")

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-import httpx
+import aiohttp
 
 from pantheon.llm.errors import (
     BadRequest,
@@ -35,15 +35,17 @@ _ERROR_BODY_CHARS = 200
 _VALIDATION = re.compile(r"validation ?errors?\b", re.IGNORECASE)
 # Authentication failures may echo parts of a key: their text stays in the logs.
 _UNSHOWN_REFUSALS = (401, 403)
+# What is read of an error body: enough for any real message, bounded for a hostile one.
+_ERROR_BODY_BYTES = 64 * 1024
 
 
-async def raise_for_status(response: httpx.Response) -> None:
+async def raise_for_status(response: aiohttp.ClientResponse) -> None:
     """Nothing for a success; the matching ``LLMError`` for an error status."""
-    status = response.status_code
+    status = response.status
     if status < 400:
         return
-    await response.aread()
-    detail = error_text(_json_or_none(response.text)) or response.text
+    text = (await _head(response)).decode("utf-8", "replace")
+    detail = error_text(_json_or_none(text)) or text
     excerpt = clean_text(" ".join(detail.split())[:_ERROR_BODY_CHARS])
     message = f"upstream returned {status}: {excerpt}"
     retry_after = parse_retry_after(response.headers.get("retry-after"))
@@ -56,6 +58,18 @@ async def raise_for_status(response: httpx.Response) -> None:
     if status in (408, 409):
         raise Unavailable(message, retry_after_s=retry_after)
     raise BadRequest(message, refusal=None if status in _UNSHOWN_REFUSALS else excerpt)
+
+
+async def _head(response: aiohttp.ClientResponse) -> bytes:
+    """At most ``_ERROR_BODY_BYTES`` of the body; the rest is never read."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_any():
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= _ERROR_BODY_BYTES:
+            break
+    return b"".join(chunks)[:_ERROR_BODY_BYTES]
 
 
 def error_text(body: Any) -> str:
@@ -91,17 +105,14 @@ def parse_retry_after(value: str | None) -> float | None:
 
 
 def transport_error(exc: BaseException, *, started: bool) -> LLMError:
-    """Map an httpx / aiohttp failure; ``started`` means the response headers had arrived."""
+    """Map an aiohttp failure; ``started`` means the response headers had arrived."""
     name = type(exc).__name__
-    if isinstance(exc, httpx.UnsupportedProtocol):
-        return BadRequest(f"unsupported upstream URL ({exc})")
-    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
-        # httpx-aiohttp maps aiohttp's connection errors, even mid-body, to these two.
-        if started:
-            return Unavailable("stream interrupted")
-        return Unavailable(f"cannot connect to upstream ({name})")
-    if isinstance(exc, httpx.TimeoutException | TimeoutError):
-        return Timeout(f"upstream timed out ({name})")
     if started:
+        if isinstance(exc, aiohttp.SocketTimeoutError):
+            return Timeout(f"upstream timed out ({name})")
         return Unavailable("stream interrupted")
+    if isinstance(exc, aiohttp.ConnectionTimeoutError | aiohttp.ClientConnectorError):
+        return Unavailable(f"cannot connect to upstream ({name})")
+    if isinstance(exc, TimeoutError):
+        return Timeout(f"upstream timed out ({name})")
     return Unavailable(f"upstream request failed ({name})")

@@ -8,20 +8,20 @@ body is ``responses_request``'s, the answer is read by ``responses_answer``.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
-from httpx_sse import EventSource, SSEError
+import aiohttp
 
-from pantheon.llm.errors import BadRequest, Unavailable
-from pantheon.llm.providers.openai_compat import OpenAICompatProvider
+from pantheon.llm.errors import Unavailable
+from pantheon.llm.providers.openai_compat import MAX_ANSWER_BYTES, OpenAICompatProvider
 from pantheon.llm.providers.responses_answer import (
-    NOT_A_RESPONSE,
     ResponsesStreamReader,
     parse_event,
     response_items,
 )
 from pantheon.llm.providers.responses_request import responses_body
+from pantheon.llm.sse import SSEDecoder
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
 
 
@@ -33,18 +33,19 @@ class OpenAIResponsesProvider(OpenAICompatProvider):
     def body(self, alias: ModelAlias, request: LLMRequest) -> dict[str, Any]:
         return responses_body(alias, request)
 
-    def read_events(self, source: EventSource) -> AsyncIterator[StreamItem]:
-        return _stream_items(source)
+    def read_events(self, response: aiohttp.ClientResponse) -> AsyncGenerator[StreamItem, None]:
+        return _stream_items(response)
 
     def read_whole(self, body: bytes) -> list[StreamItem]:
         return response_items(body)
 
 
-async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
+async def _stream_items(response: aiohttp.ClientResponse) -> AsyncGenerator[StreamItem, None]:
     """Items from the SSE events; ``Unavailable`` if the stream ends without a result."""
     reader = ResponsesStreamReader()
-    try:
-        async for sse in source.aiter_sse():
+    decoder = SSEDecoder(MAX_ANSWER_BYTES)
+    async for chunk in response.content.iter_any():
+        for sse in decoder.feed(chunk):
             data = sse.data.strip()
             if not data or data == "[DONE]":
                 continue
@@ -52,6 +53,4 @@ async def _stream_items(source: EventSource) -> AsyncIterator[StreamItem]:
                 yield item
             if reader.finished:
                 return
-    except SSEError as exc:
-        raise BadRequest(NOT_A_RESPONSE) from exc
     raise Unavailable("stream interrupted")
