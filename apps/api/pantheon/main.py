@@ -16,6 +16,7 @@ from pantheon.db.engine import Database
 from pantheon.deps import Services
 from pantheon.errors import ErrorShapes, install_error_handlers
 from pantheon.evals.runner import EvalRunner, interrupt_orphaned_runs
+from pantheon.gc_freeze import startup_objects_frozen
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
 from pantheon.live.choice import build_live_turns
@@ -97,7 +98,8 @@ def create_app(
                         evals=evals,
                     )
                     async with mcp.running():  # MCP requests wait on turns: drained first
-                        yield
+                        with startup_objects_frozen():
+                            yield
                         await evals.shutdown()  # before the turns drain: it cancels its own
                         await live.backend.shutdown(settings.turns.shutdown_grace_s)
             finally:
