@@ -6,7 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
+from fastapi import FastAPI
+from sqlalchemy import update
 
+from pantheon.budgets.periods import to_micros
+from pantheon.db.engine import Database
+from pantheon.db.models import SpendCounter
+from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.budgets.conftest import metered_room, my_user_id, new_session, set_budget, turn
 from tests.sse_client import stream_turn
@@ -106,3 +112,29 @@ async def test_a_room_budget_limits_only_that_room(client: httpx.AsyncClient) ->
     assert refused.json()["room_id"] == limited
     assert f"in room {limited}" in refused.json()["detail"]
     assert (await turn(client, await new_session(client, other)))["status"] == "completed"
+
+
+async def test_a_turn_is_refused_on_its_counters_figure(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """Once a window has a counter, a new turn checks the counter, not the recorded calls:
+    settled calls of turns not recorded yet (running, or on another replica) count too."""
+    user_id = await my_user_id(client)
+    room_id = await metered_room(client, ["solo"])
+    cost = (await turn(client, await new_session(client, room_id)))["usage"]["cost_usd"]
+    await set_budget(client, user_id, daily_usd=10 * cost, monthly_usd=100.0)
+    await turn(client, await new_session(client, room_id))  # opens the counters
+    db: Database = app.state.services.db
+    async with unit_of_work(db, write=True) as session:  # settled calls not recorded yet
+        day = SpendCounter.period == "day"
+        await session.execute(
+            update(SpendCounter).where(day).values(spent_micros=to_micros(10 * cost))
+        )
+
+    refused = await client.post(
+        f"/v1/sessions/{await new_session(client, room_id)}/turns", json={"message": "hi"}
+    )
+
+    assert refused.status_code == 402, refused.text
+    body = refused.json()
+    assert (body["period"], body["spent_usd"]) == ("day", pytest.approx(10 * cost, rel=1e-3))

@@ -16,15 +16,14 @@ import uuid
 from dataclasses import dataclass
 
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from pantheon.db.engine import Database
-from pantheon.db.models import User
+from pantheon.db.models import ApiKey, User
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import Unauthorized
 from pantheon.users.keys import hash_key, matches, prefix_of
-from pantheon.users.repository import UserRepository
 
 LOCAL_USER_NAME = "local"
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="pantheon"'}
@@ -32,6 +31,13 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="pantheon"'}
 bearer_scheme = HTTPBearer(auto_error=False, description="An API key: pk_xxxxxxxx_...")
 # Compared against when the prefix is unknown, so both paths hash and compare once.
 _DUMMY_HASH = hash_key("pk_00000000_unknown")
+_keys, _users = ApiKey.__table__.c, User.__table__.c
+# Every request in keys mode: the key and its owner in one read, built once.
+_KEY_OWNER = (
+    select(_keys.id, _keys.prefix, _keys.key_hash, _keys.revoked_at, _keys.user_id, _users.is_admin)
+    .join_from(ApiKey.__table__, User.__table__, _users.id == _keys.user_id)
+    .where(_keys.prefix == bindparam("prefix"))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,18 +80,16 @@ def _unauthorized(message: str) -> Unauthorized:
 async def principal_for_key(db: Database, key: str) -> Principal:
     """The owner of a live key, or 401."""
     prefix = prefix_of(key)
-    async with unit_of_work(db, write=False) as session:
-        repo = UserRepository(session)
-        row = None if prefix is None else await repo.key_by_prefix(prefix)
-        valid = matches(key, row.key_hash if row is not None else _DUMMY_HASH)
-        if row is None or not valid:
-            raise _unauthorized("invalid API key")
-        if row.revoked_at is not None:
-            raise _unauthorized(f"API key {row.prefix} has been revoked")
-        user = await repo.get(row.user_id)
-        if user is None:  # pragma: no cover - the foreign key forbids it
-            raise _unauthorized("invalid API key")
-        return Principal(user_id=user.id, is_admin=user.is_admin, key_id=row.id)
+    row = None
+    if prefix is not None:
+        async with unit_of_work(db, write=False) as session:
+            row = (await session.execute(_KEY_OWNER, {"prefix": prefix})).first()
+    valid = matches(key, row.key_hash if row is not None else _DUMMY_HASH)
+    if row is None or not valid:
+        raise _unauthorized("invalid API key")
+    if row.revoked_at is not None:
+        raise _unauthorized(f"API key {row.prefix} has been revoked")
+    return Principal(user_id=row.user_id, is_admin=row.is_admin, key_id=row.id)
 
 
 async def authenticate(db: Database, credentials: HTTPAuthorizationCredentials | None) -> Principal:

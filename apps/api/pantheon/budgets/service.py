@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.budgets.ledger import LedgerRepository, Limit
 from pantheon.budgets.periods import resets_at, to_micros, to_usd, window_start
-from pantheon.budgets.repository import BudgetRepository, scope_of
+from pantheon.budgets.repository import BudgetRepository, BudgetStanding, scope_of
 from pantheon.budgets.schemas import BudgetRead, BudgetSet, PeriodSpend
 from pantheon.db.base import utcnow
 from pantheon.db.models import Budget, User
@@ -25,7 +25,7 @@ from pantheon.rooms.repository import RoomRepository
 _WHAT = {"day": "daily", "month": "monthly"}
 
 
-def limits_of(budget: Budget) -> list[Limit]:
+def limits_of(budget: Budget | BudgetStanding) -> list[Limit]:
     """The budget's limits, daily before monthly."""
     pairs: list[tuple[BudgetPeriod, float | None]] = [
         ("day", budget.daily_usd),
@@ -103,13 +103,17 @@ class BudgetService:
         """The limits a new turn counts against; 402 when one is spent already and the
         turn may call a priced model (``priced``: an unpriced one is never stopped)."""
         now = utcnow()
-        limits = [lim for b in await self.repo.for_turn(user_id, room_id) for lim in limits_of(b)]
-        for limit in limits if priced else ():
-            spent, _reserved = await self._standing(limit, now)
+        budgets = await self.repo.for_turn(user_id, room_id, now)
+        limits = [(b, limit) for b in budgets for limit in limits_of(b)]
+        for budget, limit in limits if priced else ():
+            spent = budget.spent.get(limit.period)
+            if spent is None:  # the window's first turn: no counter yet
+                start = window_start(limit.period, now)
+                spent = await self.ledger.spent_since(limit.user_id, limit.room_id, start)
             if spent >= limit.limit_micros:
                 metrics.BUDGET_REFUSALS.labels(stage="turn").inc()
                 raise _over(limit, spent, now)
-        return limits
+        return [limit for _budget, limit in limits]
 
     async def _standing(self, limit: Limit, now: datetime) -> tuple[int, int]:
         """(spent, reserved) micro-dollars of the limit's current window."""

@@ -31,6 +31,11 @@ from pantheon.live.registry import PublishedEvent
 from pantheon.live.snapshot_json import snapshot_json
 
 logger = logging.getLogger(__name__)
+# Core INSERTs of the tables themselves (not the ORM entities: no bulk-ORM grouping).
+_TURNS, _MESSAGES, _LLM_CALLS, _TOOL_CALLS, _EVENT_LOGS = (
+    insert(Turn.metadata.tables[model.__tablename__])
+    for model in (Turn, Message, LLMCall, ToolCallRow, TurnEventLog)
+)
 WRITE_ATTEMPTS = 3
 WRITE_BACKOFF_S = 0.05
 
@@ -61,31 +66,31 @@ def _resume_state(turn: FinishedTurn) -> str | None:
     return state.model_dump_json()
 
 
-def _turn_row(turn: FinishedTurn) -> Turn:
+def _turn_row(turn: FinishedTurn) -> dict[str, Any]:
     usage = turn.record.usage()
     snap = turn.snapshot
-    return Turn(
-        id=uuid.UUID(snap.turn_id),
-        session_id=uuid.UUID(snap.session_id),
-        mode=snap.mode,
-        status=turn.status,
-        message=user_text(snap),
-        output=turn.record.output,
-        rounds=turn.record.rounds,
-        input_tokens=usage.input_tokens,
-        output_tokens=usage.output_tokens,
-        cost_usd=usage.cost_usd,
-        error_code=turn.error_code,
-        context_dropped=turn.record.context_dropped,
-        idempotency_key=turn.idempotency_key,
-        request_hash=turn.request_hash,
-        created_at=turn.started_at,
-        started_at=turn.started_at,
-        finished_at=turn.finished_at,
-        continues_id=uuid.UUID(turn.continues) if turn.continues is not None else None,
-        resume_state=_resume_state(turn),
-        snapshot=snapshot_json(snap),
-    )
+    return {
+        "id": uuid.UUID(snap.turn_id),
+        "session_id": uuid.UUID(snap.session_id),
+        "mode": snap.mode,
+        "status": turn.status,
+        "message": user_text(snap),
+        "output": turn.record.output,
+        "rounds": turn.record.rounds,
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cost_usd": usage.cost_usd,
+        "error_code": turn.error_code,
+        "context_dropped": turn.record.context_dropped,
+        "idempotency_key": turn.idempotency_key,
+        "request_hash": turn.request_hash,
+        "created_at": turn.started_at,
+        "started_at": turn.started_at,
+        "finished_at": turn.finished_at,
+        "continues_id": uuid.UUID(turn.continues) if turn.continues is not None else None,
+        "resume_state": _resume_state(turn),
+        "snapshot": snapshot_json(snap),
+    }
 
 
 def _message_rows(turn: FinishedTurn) -> list[dict[str, Any]]:
@@ -174,21 +179,21 @@ async def record_turn(db: Database, turn: FinishedTurn, events: list[PublishedEv
 
 async def _write(db: Database, turn: FinishedTurn, log: bytes, events: int) -> None:
     turn_id = uuid.UUID(turn.snapshot.turn_id)
+    log_row = {"turn_id": turn_id, "events": events, "encoding": event_log.ENCODING, "data": log}
     async with unit_of_work(db, write=True) as session:
-        session.add(_turn_row(turn))
-        await session.flush()  # parent row first: PostgreSQL checks foreign keys per statement
-        # Child rows as one executemany INSERT per table, not ORM objects: building and
+        # One Core INSERT (executemany) per table, parent row first (PostgreSQL checks
+        # foreign keys per statement): no ORM objects, flush or identity map, and every
+        # row of a table has the same columns, so a table is one statement. Building and
         # flushing objects was most of a turn's recording time (docs/benchmarks.md).
         for table, rows in (
-            (Message, _message_rows(turn)),
-            (LLMCall, _call_rows(turn)),
-            (ToolCallRow, _tool_rows(turn)),
+            (_TURNS, [_turn_row(turn)]),
+            (_MESSAGES, _message_rows(turn)),
+            (_LLM_CALLS, _call_rows(turn)),
+            (_TOOL_CALLS, _tool_rows(turn)),
+            (_EVENT_LOGS, [log_row]),
         ):
             if rows:
-                await session.execute(insert(table), rows)
-        session.add(
-            TurnEventLog(turn_id=turn_id, events=events, encoding=event_log.ENCODING, data=log)
-        )
+                await session.execute(table, rows)
         if turn.record.summary is not None:
             await session.execute(_summary_update(turn))
 

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import ChatSession, Message, Turn
@@ -20,6 +20,16 @@ from pantheon.db.models import ChatSession, Message, Turn
 # Forks of forks of ...: each hop is one small read; past this the chain is cut (and the
 # oldest history left out, as a long history is anyway).
 MAX_DEPTH = 64
+_sessions, _turns = ChatSession.__table__.c, Turn.__table__.c
+# One hop up: the parent's own parent and fork turn, and when the child's fork turn began.
+_HOP = select(
+    _sessions.parent_id,
+    _sessions.fork_turn_id,
+    select(_turns.created_at)
+    .where(_turns.id == bindparam("fork_turn_id", type_=_turns.id.type))
+    .scalar_subquery()
+    .label("forked_at"),
+).where(_sessions.id == bindparam("parent_id", type_=_sessions.id.type))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,15 +71,24 @@ class Segment:
 async def lineage(db: AsyncSession, chat: ChatSession) -> list[Segment]:
     """``chat`` and its ancestors, newest first (deleted ancestors included: a fork keeps
     the history it was made with)."""
-    segments = [Segment(chat.id)]
-    current = chat
-    while current.parent_id is not None and len(segments) < MAX_DEPTH:
-        fork_turn = await db.get(Turn, current.fork_turn_id) if current.fork_turn_id else None
-        parent = await db.get(ChatSession, current.parent_id)
-        if fork_turn is None or parent is None:
+    return await lineage_of(db, chat.id, chat.parent_id, chat.fork_turn_id)
+
+
+async def lineage_of(
+    db: AsyncSession,
+    session_id: uuid.UUID,
+    parent_id: uuid.UUID | None,
+    fork_turn_id: uuid.UUID | None,
+) -> list[Segment]:
+    """``lineage`` of the session with these columns: no read at all when it is no fork."""
+    segments = [Segment(session_id)]
+    while parent_id is not None and fork_turn_id is not None and len(segments) < MAX_DEPTH:
+        params = {"parent_id": parent_id, "fork_turn_id": fork_turn_id}
+        hop = (await db.execute(_HOP, params)).first()
+        if hop is None or hop.forked_at is None:
             break
-        segments.append(Segment(parent.id, fork_turn.created_at, fork_turn.id))
-        current = parent
+        segments.append(Segment(parent_id, hop.forked_at, fork_turn_id))
+        parent_id, fork_turn_id = hop.parent_id, hop.fork_turn_id
     return segments
 
 

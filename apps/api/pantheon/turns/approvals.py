@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
-from pantheon.db.models import Turn, TurnDecision
+from pantheon.db.models import TurnDecision
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.approvals import Decision, Resume, ResumeState, decisions_note
 from pantheon.engine.snapshot import TurnSnapshot
@@ -33,12 +33,12 @@ from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ApprovalCreate, ApprovalDecision
 
 
-def awaiting_conflict(turn: Turn) -> Conflict:
-    """409 for a new message while ``turn`` waits for a person's decision."""
+def awaiting_conflict(turn_id: uuid.UUID) -> Conflict:
+    """409 for a new message while turn ``turn_id`` waits for a person's decision."""
     return Conflict(
-        f"turn {turn.id} is awaiting approval; decide with POST /v1/turns/{turn.id}/approvals "
+        f"turn {turn_id} is awaiting approval; decide with POST /v1/turns/{turn_id}/approvals "
         "before sending another message",
-        awaiting_turn_id=str(turn.id),
+        awaiting_turn_id=str(turn_id),
     )
 
 

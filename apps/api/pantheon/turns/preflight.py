@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from pantheon.db.models import Agent, ChatSession, RoomAgent, Turn
+from pantheon.db.repository import as_uuid
 from pantheon.engine.mentions import NoValidMention, require_mentions
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.snapshot import (
@@ -26,36 +26,25 @@ from pantheon.engine.snapshot import (
     TurnSnapshot,
 )
 from pantheon.errors import Unprocessable, not_found
-from pantheon.rooms.repository import RoomRepository
-from pantheon.sessions.lineage import lineage
-from pantheon.sessions.repository import SessionRepository
+from pantheon.sessions.lineage import lineage_of
 from pantheon.settings import Settings
 from pantheon.turns.approvals import awaiting_conflict
 from pantheon.turns.idempotency import ensure_same_request, request_hash
+from pantheon.turns.preflight_read import SessionFacts, live_roster, session_facts
 from pantheon.turns.repository import HistoryMessage, TurnRepository
 from pantheon.turns.rerun import reused_stages
 from pantheon.turns.schemas import TurnCreate
-from pantheon.users.access import check_allowlisted, user_allowlist
+from pantheon.users.access import check_allowlisted
 
 
 @dataclass(frozen=True, slots=True)
 class Preflight:
-    """A started turn's snapshot, or the finished turn an idempotent retry refers to."""
+    """A started turn's snapshot, or the finished turn an idempotent retry refers to
+    (``budgeted``: whether the owner has any budget whose limits may apply)."""
 
     snapshot: TurnSnapshot | None
-    existing: Turn | None = None
-
-
-def _agent_snapshot(agent: Agent, position: int) -> AgentSnapshot:
-    return AgentSnapshot(
-        id=str(agent.id),
-        key=agent.key,
-        name=agent.name,
-        role_prompt=agent.role_prompt,
-        model=agent.model,
-        position=position,
-        tools=tuple(agent.tools or ()),
-    )
+    existing: uuid.UUID | None = None
+    budgeted: bool = True
 
 
 # Stored strings back to the snapshot's literal types (the recorder writes only these).
@@ -86,25 +75,12 @@ def _history_entry(message: HistoryMessage) -> HistoryEntry:
     )
 
 
-def session_summary(chat: ChatSession) -> SessionSummary | None:
-    """The session's stored summary, if it has one."""
-    if chat.summary is None or chat.summary_through_at is None:
-        return None
-    return SessionSummary(
-        text=chat.summary,
-        through_turn_id=str(chat.summary_through_turn_id),
-        through_at=chat.summary_through_at,
-        messages=chat.summary_messages,
-        updated_at=chat.summary_updated_at or chat.summary_through_at,
-    )
-
-
 async def _stored_history(
-    turns: TurnRepository, chat: ChatSession, summary: SessionSummary | None, limit: int
+    turns: TurnRepository, chat: SessionFacts, summary: SessionSummary | None, limit: int
 ) -> tuple[list[HistoryEntry], bool]:
     """The messages after the summary (at most ``limit``) and whether more were unread."""
     after = summary.through_at if summary is not None else None
-    segments = await lineage(turns.session, chat)
+    segments = await lineage_of(turns.session, chat.id, chat.parent_id, chat.fork_turn_id)
     rows, truncated = await turns.history(segments, limit, after=after)
     return [_history_entry(m) for m in rows], truncated
 
@@ -124,10 +100,8 @@ class _Cast:
     description: str = ""
 
 
-async def _roster_and_mode(
-    db: AsyncSession, owner_id: uuid.UUID, chat: ChatSession, data: TurnCreate
-) -> _Cast:
-    if chat.agent_id is not None:
+async def _roster_and_mode(db: AsyncSession, chat: SessionFacts, data: TurnCreate) -> _Cast:
+    if chat.agent is not None:
         if data.agent is not None:
             raise Unprocessable(
                 "'agent' picks one agent of a room's roster; this session is opened on one "
@@ -139,18 +113,14 @@ async def _roster_and_mode(
                 f"a session opened on an agent only runs '{_AGENT_SESSION_MODE}' turns, "
                 f"not '{mode}'"
             )
-        agent = await db.get(Agent, chat.agent_id)
-        assert agent is not None  # the session query only returns sessions of live agents
-        return _Cast(mode, (_agent_snapshot(agent, 0),))
-    assert chat.room_id is not None  # a session belongs to an agent or to a room
-    rooms = RoomRepository(db)
-    room = await rooms.get(owner_id, chat.room_id)
-    assert room is not None  # likewise for live rooms
+        return _Cast(mode, (chat.agent,))
+    room = chat.room
+    assert room is not None  # a session belongs to an agent or to a room
     mode = data.mode or (_ONE_AGENT_MODE if data.agent else _MODES[room.mode])
     spec = mode_spec(mode)
     if spec.session != "room":
         raise Unprocessable(f"'{mode}' turns need a session opened on one agent, not a room")
-    members = (await rooms.roster([room.id]))[room.id]
+    members = await live_roster(db, room.id)
     if not members:
         raise Unprocessable(
             f"room {room.id} has no agents; add one with POST /v1/rooms/{{id}}/agents"
@@ -162,15 +132,14 @@ async def _roster_and_mode(
             f"a {mode} turn needs at least {_count(spec.min_agents)} agents in room {room.id} "
             f"({spec.description}); it has {len(members)}"
         )
-    roster = tuple(_agent_snapshot(agent, member.position) for member, agent in members)
-    return _Cast(mode, roster, room.manager_model, room.description)
+    return _Cast(mode, tuple(members), room.manager_model, room.description)
 
 
-def _only(members: Sequence[tuple[RoomAgent, Agent]], key: str) -> list[tuple[RoomAgent, Agent]]:
+def _only(members: Sequence[AgentSnapshot], key: str) -> list[AgentSnapshot]:
     """The one roster entry of agent ``key`` (``agent`` in the request), else 422."""
-    chosen = [(member, agent) for member, agent in members if agent.key == key]
+    chosen = [agent for agent in members if agent.key == key]
     if not chosen:
-        keys = [agent.key for _, agent in members]
+        keys = [agent.key for agent in members]
         raise Unprocessable(
             f"agent '{key}' is not in this room's roster (its agents: {', '.join(keys)})",
             room_keys=keys,
@@ -178,14 +147,10 @@ def _only(members: Sequence[tuple[RoomAgent, Agent]], key: str) -> list[tuple[Ro
     return chosen
 
 
-async def _check_models(
-    db: AsyncSession,
-    owner_id: uuid.UUID,
-    speakers: Sequence[AgentSnapshot],
-    manager_model: str | None,
+def _check_models(
+    allowlist: list[str] | None, speakers: Sequence[AgentSnapshot], manager_model: str | None
 ) -> None:
     """422 when an agent that may speak, or the manager, uses a model the owner may not."""
-    allowlist = await user_allowlist(db, owner_id)
     for agent in speakers:
         check_allowlisted(agent.model, allowlist, what=f"agent '{agent.key}'")
     if manager_model is not None:
@@ -212,23 +177,16 @@ async def prepare_turn(
 ) -> Preflight:
     """Validate the request and freeze what the turn will see (``context``: what an
     external client supplies instead of the session's history, see ``ClientContext``)."""
-    chat = await SessionRepository(db).get(owner_id, session_id)
+    ident = as_uuid(session_id)
+    chat = None if ident is None else await session_facts(db, owner_id, ident, idempotency_key)
     if chat is None:
         raise not_found("session", session_id)
-    turns = TurnRepository(db)
-    if idempotency_key is not None:
-        existing = await turns.by_idempotency_key(chat.id, idempotency_key)
-        if existing is not None:
-            ensure_same_request(existing.request_hash, request_hash(data))
-            return Preflight(None, existing)
-    latest = await turns.latest(chat.id)
-    # A decided turn no longer waits, even if its continuation was never recorded.
-    if (
-        latest is not None
-        and latest.status == "awaiting_approval"
-        and await turns.decision(latest.id) is None
-    ):
-        raise awaiting_conflict(latest)
+    if chat.existing is not None:
+        existing_id, existing_hash = chat.existing
+        ensure_same_request(existing_hash, request_hash(data))
+        return Preflight(None, existing_id)
+    if chat.waiting_turn_id is not None:
+        raise awaiting_conflict(chat.waiting_turn_id)
     limit = settings.turns.max_message_chars
     if len(data.message) > limit:
         raise Unprocessable(
@@ -240,8 +198,9 @@ async def prepare_turn(
         raise Unprocessable(
             "'agent' runs one agent afresh; it cannot be combined with 'rerun_from'"
         )
-    cast = await _roster_and_mode(db, owner_id, chat, data)
+    cast = await _roster_and_mode(db, chat, data)
     mode, roster = cast.mode, _with_instructions(cast.roster, context)
+    turns = TurnRepository(db)
     reuse = await reused_stages(turns, chat.id, mode, data.rerun_from, roster)
     speakers: Sequence[AgentSnapshot] = roster
     spec = mode_spec(mode)
@@ -251,9 +210,9 @@ async def prepare_turn(
         except NoValidMention as exc:
             raise Unprocessable(str(exc), room_keys=exc.keys) from exc
     manager_model = cast.manager_model or settings.default_model
-    await _check_models(db, owner_id, speakers, manager_model if spec.uses_manager else None)
+    _check_models(chat.allowlist, speakers, manager_model if spec.uses_manager else None)
     stored = context is None or context.history is None
-    summary = session_summary(chat) if stored else None
+    summary = chat.summary if stored else None
     truncated = False
     if context is not None and context.history is not None:
         history: Sequence[HistoryEntry] = context.history
@@ -271,7 +230,7 @@ async def prepare_turn(
         orchestrator=settings.orchestrator,
         tool_limits=settings.tools,
         owner_id=str(owner_id),
-        room_id=str(chat.room_id) if chat.room_id is not None else None,
+        room_id=str(chat.room.id) if chat.room is not None else None,
         room_description=cast.description,
         review=settings.review,
         reuse=reuse,
@@ -280,4 +239,4 @@ async def prepare_turn(
         history_truncated=truncated,
         context=settings.context,
     )
-    return Preflight(snapshot)
+    return Preflight(snapshot, budgeted=chat.budgeted)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import Integer, Select, bindparam, select
 
 from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
@@ -29,6 +29,23 @@ _HISTORY_COLUMNS = (
     Message.role, Message.content, Message.agent_key, Message.agent_name, Message.turn_id,
     Message.created_at,
 )  # fmt: skip
+_NEWEST_FIRST = (Message.created_at.desc(), Message.seq.desc())
+
+
+def _own_history(after: bool) -> Select[*tuple[Any, ...]]:
+    """The history query of a session that is no fork, built once (of the table's columns:
+    no ORM loading): its own messages, newer than ``:after`` if ``after``, newest first,
+    ``:limit`` of them."""
+    m = Message.__table__.c
+    columns = [m[column.key] for column in _HISTORY_COLUMNS]
+    query = select(*columns).where(m.session_id == bindparam("session_id"))
+    if after:
+        query = query.where(m.created_at > bindparam("after", type_=m.created_at.type))
+    newest_first = (m.created_at.desc(), m.seq.desc())
+    return query.order_by(*newest_first).limit(bindparam("limit", type_=Integer))
+
+
+_OWN_HISTORY = {after: _own_history(after) for after in (False, True)}
 
 
 class TurnRepository(Repository):
@@ -100,10 +117,16 @@ class TurnRepository(Repository):
         Reads only those rows, through ``ix_messages_session_history``: turns of a lineage
         never overlap, so message time orders turns, and ``seq`` orders within one. Only
         the columns a prompt needs, as plain tuples: every turn reads up to
-        ``history_messages`` of them, and ORM objects cost more than the query."""
-        query = select(*_HISTORY_COLUMNS).where(messages_of(segments))
-        if after is not None:
-            query = query.where(Message.created_at > after)
-        query = query.order_by(Message.created_at.desc(), Message.seq.desc()).limit(limit + 1)
-        rows = [HistoryMessage(*row) for row in (await self.session.execute(query)).all()]
+        ``history_messages`` of them, and ORM objects cost more than the query. A session
+        that is no fork (the usual case) runs a statement built once."""
+        if len(segments) == 1 and segments[0].through_at is None:
+            query = _OWN_HISTORY[after is not None]
+            params = {"session_id": segments[0].session_id, "after": after, "limit": limit + 1}
+            result = await self.session.execute(query, params)
+        else:
+            query = select(*_HISTORY_COLUMNS).where(messages_of(segments))
+            if after is not None:
+                query = query.where(Message.created_at > after)
+            result = await self.session.execute(query.order_by(*_NEWEST_FIRST).limit(limit + 1))
+        rows = [HistoryMessage(*row) for row in result.all()]
         return list(reversed(rows[:limit])), len(rows) > limit

@@ -97,9 +97,11 @@ class TurnService:
                 session, self.settings, owner_id, session_id, data, key, context
             )
             if prepared.existing is not None:
-                return StartedTurn(str(prepared.existing.id), None)
+                return StartedTurn(str(prepared.existing), None)
             assert prepared.snapshot is not None
-            limits = await _spend_limits(session, owner_id, prepared.snapshot, self.gateway)
+            limits: list[Limit] = []
+            if prepared.budgeted:  # else no budget applies: nothing more to read
+                limits = await _spend_limits(session, owner_id, prepared.snapshot, self.gateway)
         return await self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
 
     async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
