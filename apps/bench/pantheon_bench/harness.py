@@ -9,6 +9,7 @@ alone) run in this process, where their code can be timed directly.
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -109,10 +110,16 @@ class Context:
 Bench = Callable[[Context], Awaitable[BenchResult]]
 
 
+def new_workdir() -> Path:
+    """A run's own directory under ``bench-output`` (its servers' databases live there),
+    unique even for two runs started in the same second."""
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"run-{int(time.time())}-", dir=OUTPUT))
+
+
 def prepare(sizes: Sizes) -> Context:
     """Write the mock's config and Pantheon's models file, start the mock."""
-    workdir = OUTPUT / f"run-{int(time.time())}"
-    workdir.mkdir(parents=True, exist_ok=True)
+    workdir = new_workdir()
     config = workdir / "mock.json"
     config.write_text(json.dumps(scenario.mock_config(sizes.scale)))
     mock = start_mock(config)
