@@ -102,7 +102,7 @@ async def post_for_items(
             headers=upstream_headers(alias, streamed=bool(body["stream"])),
             timeout=limits,
         ) as response:
-            logger.info("POST %s -> %d %s", url, response.status, response.reason or "")
+            logger.info("POST %s -> %d", url, response.status)  # not the reason: upstream text
             await raise_for_status(response)
             started = True
             if is_event_stream(response):
