@@ -55,13 +55,17 @@ def test_zero_workers_is_refused(
 
 
 def _workers_of(pid: int) -> list[int]:
-    """The worker processes (spawned children) of ``pid``, from /proc."""
+    """The worker processes (spawned children) of ``pid``, from /proc; a child that exits
+    between the two reads (the killed worker being reaped) is not one."""
     children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    return [
-        int(child)
-        for child in children
-        if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
-    ]
+    return [int(child) for child in children if b"spawn_main" in _cmdline(int(child))]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except (FileNotFoundError, ProcessLookupError):
+        return b""
 
 
 def _replaced(pid: int, dead: int) -> bool:
