@@ -9,10 +9,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 
 from pantheon.deps import ServicesDep, UserIdDep
 from pantheon.errors import allowed_methods
+from pantheon.event_stream import SSE_HEADERS, EventStream
 from pantheon.facade.answers import complete, stream
 from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, openai_responses
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
@@ -21,7 +22,6 @@ from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 
 router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)
-SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
 
 
 def _service(services: ServicesDep) -> FacadeService:
@@ -76,9 +76,7 @@ async def create_chat_completion(
                     yield ServerSentEvent(data=data)
 
         keepalive = service.turns.settings.sse.keepalive_s
-        return EventSourceResponse(
-            messages(), ping=keepalive, headers={**SSE_HEADERS, **headers}, sep="\n"
-        )
+        return EventStream(messages(), ping=keepalive, headers={**SSE_HEADERS, **headers}, sep="\n")
     answer = await complete(service, user, completion)
     return JSONResponse(answer.model_dump(mode="json"), headers=headers)
 

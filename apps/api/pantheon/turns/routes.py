@@ -9,10 +9,11 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 
 from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.errors import Unprocessable, not_found
+from pantheon.event_stream import SSE_HEADERS, EventStream
 from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep
@@ -30,7 +31,6 @@ from pantheon.turns.service import TurnService
 from pantheon.turns.views import turn_read
 
 router = APIRouter(tags=["turns"])
-SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
 
 
 def _service(services: ServicesDep) -> TurnService:
@@ -53,13 +53,13 @@ def sse_frame(seq: int, data: str) -> bytes:
     return f"id: {seq}\r\ndata: {data}\r\n\r\n".encode()
 
 
-def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventSourceResponse:
+def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventStream:
     async def messages() -> AsyncIterator[bytes]:
         with sse_listener("turns"):
             async for seq, data in events:
                 yield sse_frame(seq, data)
 
-    return EventSourceResponse(messages(), ping=keepalive_s, headers=SSE_HEADERS)
+    return EventStream(messages(), ping=keepalive_s, headers=SSE_HEADERS)
 
 
 # Event numbers are 32-bit in the event log; a resume point past that names no event.
@@ -203,7 +203,7 @@ async def turn_events(
     after: Annotated[
         int | None, Query(ge=0, le=MAX_EVENT_SEQ, description="Resume after this event")
     ] = None,
-) -> EventSourceResponse:
+) -> EventStream:
     """Replay and follow a turn's events; resume with Last-Event-ID or ?after=n."""
     events = await service.events(user, turn_id, _after(last_event_id, after))
     return _sse(events, service.settings.sse.keepalive_s)

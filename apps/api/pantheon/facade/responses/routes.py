@@ -11,9 +11,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import JSONResponse
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 
 from pantheon.deps import ServicesDep, UserIdDep
+from pantheon.event_stream import SSE_HEADERS, EventStream
 from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, openai_responses
 from pantheon.facade.responses.fold import ResponseFold
 from pantheon.facade.responses.schemas import ResponseCreate
@@ -23,7 +24,6 @@ from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 
 router = APIRouter(prefix=f"{FACADE_PREFIX}/responses", tags=["openai"], route_class=OpenAIRoute)
-SSE_HEADERS = {"X-Accel-Buffering": "no"}
 _STREAMED = {"content": {"text/event-stream": {}}, "description": "the response, or its events"}
 
 
@@ -40,7 +40,7 @@ def _sse(event: dict[str, Any]) -> ServerSentEvent:
 
 def _event_stream(service: ResponsesService, events: AsyncIterator[ServerSentEvent]) -> Response:
     keepalive = service.facade.turns.settings.sse.keepalive_s
-    return EventSourceResponse(events, ping=keepalive, headers=SSE_HEADERS, sep="\n")
+    return EventStream(events, ping=keepalive, headers=SSE_HEADERS, sep="\n")
 
 
 async def _live(

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Request, Response
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import PrincipalDep, ServicesDep
 from pantheon.errors import error_responses, not_found
+from pantheon.event_stream import SSE_HEADERS, EventStream
 from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 from pantheon.protocols.agui.request import parse_run
@@ -22,7 +23,6 @@ from pantheon.rooms.repository import RoomRepository
 
 AGUI_PREFIX = "/agui"
 router = APIRouter(prefix=AGUI_PREFIX, tags=["ag-ui"])
-SSE_HEADERS = {"X-Accel-Buffering": "no"}  # stop reverse proxies from buffering the stream
 # AG-UI clients split events on a blank line of plain "\n" (not "\r\n").
 SEP = "\n"
 RUN_BODY = {
@@ -70,4 +70,4 @@ async def run_room(
     if started.turn_id:
         headers["X-Pantheon-Turn"] = started.turn_id
     keepalive = services.settings.sse.keepalive_s
-    return EventSourceResponse(messages(), ping=keepalive, headers=headers, sep=SEP)
+    return EventStream(messages(), ping=keepalive, headers=headers, sep=SEP)
