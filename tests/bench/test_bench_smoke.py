@@ -84,5 +84,9 @@ def test_b11_reports_server_cpu_per_turn_kind() -> None:
     for leg in legs:
         assert set(leg) == {"read_ms", "agent_ms", "orchestrator_ms"}
         assert all(ms > 0 for ms in leg.values()), leg
+    # The paced leg: Pantheon and the floor relay each relayed every delta, at some cost.
+    paced = result["results"]["paced"]
+    assert set(paced) == {"pantheon", "floor"}
+    assert all(cost["per_delta_us"] > 0 for cost in paced.values()), paced
     cases = [row.split("  ")[0] for row in done.stdout.splitlines() if row.startswith("B11 ")]
-    assert len(cases) == 2 * len(legs)
+    assert len(cases) == 2 * len(legs) + 2

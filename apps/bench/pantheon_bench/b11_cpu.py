@@ -13,39 +13,18 @@ comparable across machines.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
-
 import aiohttp
 
-from pantheon_bench import b9_workers, scenario
+from pantheon_bench import b9_workers, b11_pace, scenario
 from pantheon_bench.b3_orchestrator import timed_turn
 from pantheon_bench.b6_recording import throwaway_postgres
 from pantheon_bench.client import Api, session, stream_turn
+from pantheon_bench.cpu_load import CONCURRENCY, Turn, cpu_ms_per_call
 from pantheon_bench.harness import Context
-from pantheon_bench.procs import cpu_seconds
 from pantheon_bench.results import BenchResult, Row, fmt
 
 GOAL_AGENT_MS, GOAL_ORCH_MS, GOAL_ORCH_PG_MS = 8.0, 25.0, 35.0  # issue 28
 AGENT_DELTAS = 40
-CONCURRENCY = 4
-
-Turn = Callable[[aiohttp.ClientSession, str], Awaitable[None]]
-
-
-async def cpu_ms_per_call(pid: int, sessions: list[str], calls: int, turn: Turn) -> float:
-    """Server CPU ms per call of ``turn``: ``calls`` of them, one client per session."""
-    per_client = max(1, calls // len(sessions))
-    async with session() as http:
-        before = cpu_seconds([pid])
-        await asyncio.gather(*(_loop(http, s, per_client, turn) for s in sessions))
-        after = cpu_seconds([pid])
-    return 1000 * (after - before) / (per_client * len(sessions))
-
-
-async def _loop(http: aiohttp.ClientSession, session_id: str, n: int, turn: Turn) -> None:
-    for _ in range(n):
-        await turn(http, session_id)
 
 
 def agent_turn(base: str) -> Turn:
@@ -138,6 +117,31 @@ async def run(ctx: Context) -> BenchResult:
     else:
         _rows(result, "PostgreSQL + Redis", postgres, (GOAL_AGENT_MS, GOAL_ORCH_PG_MS))
         result.raw.update(postgres_redis=postgres)
+    paced = await b11_pace.measure(ctx)
+    _pace_rows(result, paced)
+    result.raw.update(paced={k: {"per_delta_us": v.per_delta_us, "fixed_ms": v.fixed_ms}
+                             for k, v in paced.items()})  # fmt: skip
     if ctx.sizes.quick:
         result.notes.append("quick run: few turns; the goals apply to make bench")
     return result
+
+
+def _pace_rows(result: BenchResult, paced: dict[str, b11_pace.PaceCost]) -> None:
+    """Pantheon against the floor relay, deltas ``PACE_MS`` apart (no goal: the cause of
+    the distance to the turn goals above)."""
+    ours, floor = paced["pantheon"], paced["floor"]
+    case = f"one-agent turn, deltas {b11_pace.PACE_MS} ms apart, SQLite, {CONCURRENCY} clients"
+    for metric, got, base, unit in (
+        ("server CPU per relayed delta", ours.per_delta_us, floor.per_delta_us, "µs"),
+        ("server CPU per turn besides its deltas", ours.fixed_ms, floor.fixed_ms, "ms"),
+    ):
+        digits = 0 if unit == "µs" else 1
+        result.rows.append(
+            Row(case, metric, f"{fmt(got, digits)} {unit}", f"{fmt(base, digits)} {unit}",
+                f"x{fmt(got / base, 1)}")
+        )  # fmt: skip
+    result.notes.append(
+        "paced rows: baseline is the floor relay (pantheon_bench.relay_floor), the same HTTP "
+        "stacks with nothing between upstream and client; slope between turns of "
+        f"{b11_pace.SMALL} and {b11_pace.BIG} deltas"
+    )

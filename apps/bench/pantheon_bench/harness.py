@@ -45,6 +45,8 @@ class Sizes:
     b9_ttft_levels: tuple[int, ...]
     b9_ttft_turns: int  # per level
     b11_turns: int  # orchestrator turns; 4x one-agent turns, 10x reads
+    b11_pace_turns: int  # per batch of B11's paced leg (b11_pace.py)
+    b11_pace_reps: int  # its alternated batches per server and turn size
 
 
 FULL = Sizes(
@@ -52,12 +54,14 @@ FULL = Sizes(
     b2_turns=300, b3_wide=50, b4_workers=128, b4_seconds=20.0, b5_levels=(1000, 5000),
     b5_cycles=4000, b6_turns=40, b6_postgres=True, b7_turns=30, b9_clients=96,
     b9_seconds=20.0, b9_ttft_levels=(1, 100), b9_ttft_turns=100, b11_turns=64,
+    b11_pace_turns=24, b11_pace_reps=4,
 )  # fmt: skip
 QUICK = Sizes(
     quick=True, scale=0.1, b1_levels=(1, 4), b1_calls=20, b2_levels=(1, 4), b2_turns=4,
     b3_wide=3, b4_workers=4, b4_seconds=1.0, b5_levels=(20,), b5_cycles=40, b6_turns=4,
     b6_postgres=False, b7_turns=3, b9_clients=4, b9_seconds=1.0, b9_ttft_levels=(1, 4),
-    b9_ttft_turns=4, b11_turns=16,
+    b9_ttft_turns=4, b11_turns=16, b11_pace_turns=4,
+    b11_pace_reps=1,
 )  # fmt: skip
 
 

@@ -40,6 +40,8 @@ ALIASES = {
     "idle": "ttft600000-n1",
     "fast": "ttft0-n4",
     "cpu40": "ttft0-itl1-n40",  # B10's one-agent turn: 40 deltas, 1 ms apart
+    "pace20": "ttft0-itl10-n20",  # B11's paced leg: 20 and 120 deltas, 10 ms apart
+    "pace120": "ttft0-itl10-n120",
 }
 TTFT_TOKENS = 20  # tokens of the "ttft" model, each must arrive as its own delta
 FAULTS = {"p429": 0.10, "p503": 0.05, "retry_after_ms": 200}
