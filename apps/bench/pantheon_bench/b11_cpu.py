@@ -118,30 +118,25 @@ async def run(ctx: Context) -> BenchResult:
         _rows(result, "PostgreSQL + Redis", postgres, (GOAL_AGENT_MS, GOAL_ORCH_PG_MS))
         result.raw.update(postgres_redis=postgres)
     paced = await b11_pace.measure(ctx)
-    _pace_rows(result, paced)
-    result.raw.update(paced={k: {"per_delta_us": v.per_delta_us, "fixed_ms": v.fixed_ms}
-                             for k, v in paced.items()})  # fmt: skip
+    _pace_row(result, paced)
+    result.raw.update(paced_per_delta_us=paced)
     if ctx.sizes.quick:
         result.notes.append("quick run: few turns; the goals apply to make bench")
     return result
 
 
-def _pace_rows(result: BenchResult, paced: dict[str, b11_pace.PaceCost]) -> None:
-    """Pantheon against the floor relay, deltas ``PACE_MS`` apart (no goal: the cause of
-    the distance to the turn goals above)."""
+def _pace_row(result: BenchResult, paced: dict[str, float]) -> None:
+    """Pantheon against the floor relay, deltas ``PACE_MS`` apart (no goal: it is the cause
+    of the distance to the turn goals above)."""
     ours, floor = paced["pantheon"], paced["floor"]
-    case = f"one-agent turn, deltas {b11_pace.PACE_MS} ms apart, SQLite, {CONCURRENCY} clients"
-    for metric, got, base, unit in (
-        ("server CPU per relayed delta", ours.per_delta_us, floor.per_delta_us, "µs"),
-        ("server CPU per turn besides its deltas", ours.fixed_ms, floor.fixed_ms, "ms"),
-    ):
-        digits = 0 if unit == "µs" else 1
-        result.rows.append(
-            Row(case, metric, f"{fmt(got, digits)} {unit}", f"{fmt(base, digits)} {unit}",
-                f"x{fmt(got / base, 1)}")
-        )  # fmt: skip
+    clients = "1 client" if b11_pace.CLIENTS == 1 else f"{b11_pace.CLIENTS} clients"
+    result.rows.append(
+        Row(f"one-agent turn, deltas {b11_pace.PACE_MS} ms apart, SQLite, {clients}",
+            "server CPU per relayed delta", f"{fmt(ours, 0)} µs", f"{fmt(floor, 0)} µs",
+            f"x{fmt(ours / floor, 1)}" if floor > 0 else "n/a")
+    )  # fmt: skip
     result.notes.append(
-        "paced rows: baseline is the floor relay (pantheon_bench.relay_floor), the same HTTP "
+        "paced row: baseline is the floor relay (pantheon_bench.relay_floor), the same HTTP "
         "stacks with nothing between upstream and client; slope between turns of "
         f"{b11_pace.SMALL} and {b11_pace.BIG} deltas"
     )

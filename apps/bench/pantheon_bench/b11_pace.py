@@ -4,34 +4,28 @@ Pantheon against the floor relay (``relay_floor``) measured in the same run.
 At a model's real pace every delta arrives on its own, and the server wakes for each one:
 the cost per delta is then several times what a burst of deltas costs (B11's one-agent row,
 1 ms apart). The figure is the slope between turns of ``SMALL`` and ``BIG`` deltas, so a
-turn's fixed cost (request, preflight, commit) falls out; what stays is the fixed cost too.
+turn's fixed cost (request, preflight, commit) falls out.
 """
 
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
 
 import aiohttp
 
 from pantheon_bench import scenario
 from pantheon_bench.client import Api, session, stream_turn
-from pantheon_bench.cpu_load import CONCURRENCY, Turn, cpu_ms_per_call
+from pantheon_bench.cpu_load import Turn, cpu_ms_per_call
 from pantheon_bench.harness import Context
 from pantheon_bench.procs import Child, free_port, start_child
 
 SMALL, BIG = 20, 120
 PACE_MS = 10
+# One client: every delta wakes the server on its own. With several, their streams drift
+# in and out of step and share wake-ups or not, which moved the figure by half in a run.
+CLIENTS = 1
 # Aliases of the mock's models (scenario.ALIASES): SMALL and BIG deltas, PACE_MS apart.
 MODELS = {SMALL: "pace20", BIG: "pace120"}
-
-
-@dataclass(frozen=True, slots=True)
-class PaceCost:
-    """Server CPU per relayed delta (µs) and per turn without deltas (ms)."""
-
-    per_delta_us: float
-    fixed_ms: float
 
 
 def paced_turn(base: str, deltas: int) -> Turn:
@@ -52,21 +46,19 @@ def start_floor(ctx: Context) -> Child:
     return child
 
 
-async def measure(ctx: Context) -> dict[str, PaceCost]:
-    """Per-delta and fixed CPU of a fresh SQLite Pantheon server and of the floor relay,
+async def measure(ctx: Context) -> dict[str, float]:
+    """CPU µs per relayed delta of a fresh SQLite Pantheon server and of the floor relay,
     their batches alternated (medians), so both see the same machine."""
     pantheon, floor = ctx.start_server("pantheon-pace"), start_floor(ctx)
     async with session() as http:
         api = Api(http, pantheon.url)
-        ours = {
-            n: await api.standalone_sessions(f"pace{n}", m, CONCURRENCY) for n, m in MODELS.items()
-        }
+        ours = {n: await api.standalone_sessions(f"pace{n}", m, CLIENTS) for n, m in MODELS.items()}
     # The floor relay reads the mock's model name from where a session id goes.
-    theirs = {n: [scenario.ALIASES[m]] * CONCURRENCY for n, m in MODELS.items()}
+    theirs = {n: [scenario.ALIASES[m]] * CLIENTS for n, m in MODELS.items()}
     targets = {"pantheon": (pantheon, ours), "floor": (floor, theirs)}
     for child, sessions in targets.values():  # warm-up
         for n in MODELS:
-            await cpu_ms_per_call(child.pid, sessions[n], CONCURRENCY, paced_turn(child.url, n))
+            await cpu_ms_per_call(child.pid, sessions[n], CLIENTS, paced_turn(child.url, n))
     samples: dict[tuple[str, int], list[float]] = {}
     order = list(targets)
     for _ in range(ctx.sizes.b11_pace_reps):
@@ -78,10 +70,8 @@ async def measure(ctx: Context) -> dict[str, PaceCost]:
                 )
                 samples.setdefault((name, n), []).append(ms)
         order.reverse()
-    return {name: _cost(samples[(name, SMALL)], samples[(name, BIG)]) for name in targets}
+    return {name: _per_delta_us(samples[(name, SMALL)], samples[(name, BIG)]) for name in targets}
 
 
-def _cost(small: list[float], big: list[float]) -> PaceCost:
-    small_ms, big_ms = statistics.median(small), statistics.median(big)
-    per_delta_ms = (big_ms - small_ms) / (BIG - SMALL)
-    return PaceCost(per_delta_ms * 1000, small_ms - SMALL * per_delta_ms)
+def _per_delta_us(small: list[float], big: list[float]) -> float:
+    return 1000 * (statistics.median(big) - statistics.median(small)) / (BIG - SMALL)

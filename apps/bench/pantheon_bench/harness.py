@@ -54,7 +54,7 @@ FULL = Sizes(
     b2_turns=300, b3_wide=50, b4_workers=128, b4_seconds=20.0, b5_levels=(1000, 5000),
     b5_cycles=4000, b6_turns=40, b6_postgres=True, b7_turns=30, b9_clients=96,
     b9_seconds=20.0, b9_ttft_levels=(1, 100), b9_ttft_turns=100, b11_turns=64,
-    b11_pace_turns=24, b11_pace_reps=4,
+    b11_pace_turns=12, b11_pace_reps=3,
 )  # fmt: skip
 QUICK = Sizes(
     quick=True, scale=0.1, b1_levels=(1, 4), b1_calls=20, b2_levels=(1, 4), b2_turns=4,
