@@ -2,7 +2,8 @@
 
 SQLite gets foreign keys, WAL and a busy timeout on every connection, and one process-wide
 write lock (see ``uow``), because SQLite allows a single writer and aborts a reader that
-tries to upgrade mid-transaction.
+tries to upgrade mid-transaction. Its connections run each statement in one trip to their
+thread (``sqlite_statements``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.dialects.sqlite.aiosqlite import SQLiteDialect_aiosqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -20,6 +22,8 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+
+from pantheon.db.sqlite_statements import connector
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -37,7 +41,9 @@ def create_engine(url: str) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+        args, options = SQLiteDialect_aiosqlite().create_connect_args(parsed)
+        creator = connector(*args, **options, timeout=30)
+        engine = create_async_engine(url, async_creator=creator)
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
         return engine
     return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
