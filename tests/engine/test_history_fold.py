@@ -6,7 +6,8 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from pantheon.engine.history_fold import Budget, plan_fold
-from pantheon.engine.prompting import assemble, exchange_tokens, group_exchanges
+from pantheon.engine.history_prompt import exchange_tokens, group_exchanges
+from pantheon.engine.prompting import assemble
 from pantheon.engine.snapshot import HistoryEntry, SessionSummary
 from pantheon.engine.window import Window, reply_reserve
 from pantheon.llm.gateway import LLMGateway

@@ -27,14 +27,9 @@ from datetime import UTC, datetime
 
 from pantheon.engine.context import TurnContext
 from pantheon.engine.events import SummaryEvent, TurnEvent
+from pantheon.engine.history_prompt import exchange_tokens, group_exchanges
 from pantheon.engine.modes.specs import mode_spec
-from pantheon.engine.prompting import (
-    agent_system_prompt,
-    exchange_tokens,
-    fit_text,
-    group_exchanges,
-    route_task,
-)
+from pantheon.engine.prompting import agent_system_prompt, fit_text, route_task
 from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry, SessionSummary
 from pantheon.engine.speakers import MANAGER_KEY
 from pantheon.engine.summary_prompt import summary_system, summary_task, transcript

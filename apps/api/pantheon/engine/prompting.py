@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pantheon.engine.history_prompt import history_messages
 from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry
 from pantheon.engine.window import Window
 from pantheon.llm.tokenizers import ESTIMATOR, TokenCounter
-from pantheon.llm.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_tokens
 from pantheon.llm.types import ChatMessage
 
 BEGIN_DATA = "<<<BEGIN AGENT OUTPUTS>>>"
@@ -42,7 +42,6 @@ SUMMARY_HEADING = (
 )
 _ROLE_SUMMARY_CHARS = 160
 _TRUNCATED = " [...]"
-_LABEL_TOKENS = 2  # ": " and the blank line around a labelled answer
 _SUMMARY_MARGIN = 16
 
 
@@ -105,67 +104,6 @@ def quote_outputs(contributions: Sequence[Contribution], max_tokens: int | None 
         where = f", round {c.round}" if c.round is not None else ""
         entries.append(f"--- {c.agent_name} (@{c.agent_key}{where}) ---\n{text}")
     return "\n".join([DATA_NOTE, BEGIN_DATA, *entries, END_DATA])
-
-
-def group_exchanges(history: Sequence[HistoryEntry]) -> list[list[HistoryEntry]]:
-    """History as whole exchanges: a user message and the answers to it, oldest first."""
-    groups: list[list[HistoryEntry]] = []
-    for entry in history:
-        if entry.role == "user" or not groups:
-            groups.append([])
-        groups[-1].append(entry)
-    return groups
-
-
-def exchange_tokens(exchange: Sequence[HistoryEntry], counter: TokenCounter) -> int:
-    """What ``exchange`` takes in a prompt (texts counted once each, then cached)."""
-    answers = [e for e in exchange if e.role != "user"]
-    cost = sum(
-        counter.count(e.content) + MESSAGE_OVERHEAD_TOKENS for e in exchange if e.role == "user"
-    )
-    if answers:
-        labels = sum(estimate_tokens(_speaker(a)) + _LABEL_TOKENS for a in answers)
-        cost += MESSAGE_OVERHEAD_TOKENS + labels + sum(counter.count(a.content) for a in answers)
-    return cost
-
-
-def history_messages(
-    history: Sequence[HistoryEntry],
-    budget_tokens: int,
-    *,
-    own_key: str | None = None,
-    counter: TokenCounter = ESTIMATOR,
-) -> list[ChatMessage]:
-    """Whole exchanges (a user message and the answers to it), newest kept first."""
-    kept: list[ChatMessage] = []
-    used = 0
-    for exchange in reversed(group_exchanges(history)):
-        cost = exchange_tokens(exchange, counter)
-        if used + cost > budget_tokens:
-            break
-        kept[:0] = _exchange_messages(exchange, own_key)
-        used += cost
-    return kept
-
-
-def _exchange_messages(exchange: Sequence[HistoryEntry], own_key: str | None) -> list[ChatMessage]:
-    messages = [ChatMessage("user", e.content) for e in exchange if e.role == "user"]
-    answers = [e for e in exchange if e.role != "user"]
-    if answers:
-        messages.append(ChatMessage("assistant", _answers_text(answers, own_key)))
-    return messages
-
-
-def _answers_text(answers: Sequence[HistoryEntry], own_key: str | None) -> str:
-    if len(answers) == 1 and own_key is not None and answers[0].agent_key == own_key:
-        return answers[0].content
-    return "\n\n".join(f"{_speaker(a)}: {a.content}" for a in answers)
-
-
-def _speaker(entry: HistoryEntry) -> str:
-    if entry.role == "manager":
-        return entry.agent_name or "Manager"
-    return entry.agent_name or entry.agent_key or "Assistant"
 
 
 def summary_block(summary: str) -> str:
