@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from pantheon.engine.history_prompt import history_messages
 from pantheon.engine.prompting import (
     BEGIN_DATA,
     END_DATA,
@@ -7,7 +8,6 @@ from pantheon.engine.prompting import (
     agent_system_prompt,
     agent_task,
     assemble,
-    history_messages,
     quote_outputs,
     route_task,
 )
