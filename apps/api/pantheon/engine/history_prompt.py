@@ -20,7 +20,7 @@ from pantheon.llm.types import ChatMessage
 _LABEL_TOKENS = 2  # ": " and the blank line around a labelled answer
 # Histories prompted lately, (history, counter, exchanges) per speaker: room for the
 # speakers of a few concurrent turns; each entry keeps a history (at most
-# ``context.history_messages`` messages) alive a little longer than its turn.
+# ``turns.history_messages`` messages) alive a little longer than its turn.
 _RECENT_SIZE = 32
 _RECENT: OrderedDict[
     tuple[int, str | None, int], tuple[Sequence[HistoryEntry], TokenCounter, tuple[_Prompted, ...]]
