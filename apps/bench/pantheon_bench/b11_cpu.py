@@ -18,24 +18,13 @@ import aiohttp
 from pantheon_bench import b9_workers, b11_pace, scenario
 from pantheon_bench.b3_orchestrator import timed_turn
 from pantheon_bench.b6_recording import throwaway_postgres
-from pantheon_bench.client import Api, session, stream_turn
-from pantheon_bench.cpu_load import CONCURRENCY, Turn, cpu_ms_per_call
+from pantheon_bench.client import Api, session
+from pantheon_bench.cpu_load import CONCURRENCY, Turn, cpu_ms_per_call, streamed_turn
 from pantheon_bench.harness import Context
 from pantheon_bench.results import BenchResult, Row, fmt
 
 GOAL_AGENT_MS, GOAL_ORCH_MS, GOAL_ORCH_PG_MS = 8.0, 25.0, 35.0  # issue 28
 AGENT_DELTAS = 40
-
-
-def agent_turn(base: str) -> Turn:
-    """A streamed one-agent turn that must relay every delta and complete."""
-
-    async def turn(http: aiohttp.ClientSession, session_id: str) -> None:
-        seen = await stream_turn(http, base, session_id, "hello")
-        if seen.deltas != AGENT_DELTAS or seen.status != "completed":
-            raise RuntimeError(f"one-agent turn: {seen.deltas} deltas, {seen.status}")
-
-    return turn
 
 
 def orchestrator_turn(base: str) -> Turn:
@@ -69,7 +58,7 @@ async def measure(ctx: Context, name: str, **env: str) -> dict[str, float]:
         )
     reads, one, orch = (
         read_session(server.url),
-        agent_turn(server.url),
+        streamed_turn(server.url, AGENT_DELTAS),
         orchestrator_turn(server.url),
     )
     for sessions, kind in ((agents, one), (rooms, orch)):  # warm-up: imports, caches

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import statistics
 
-import aiohttp
-
 from pantheon_bench import scenario
-from pantheon_bench.client import Api, session, stream_turn
-from pantheon_bench.cpu_load import Turn, cpu_ms_per_call
+from pantheon_bench.client import Api, session
+from pantheon_bench.cpu_load import cpu_ms_per_call, streamed_turn
 from pantheon_bench.harness import Context
 from pantheon_bench.procs import Child, free_port, start_child
 
@@ -26,15 +24,6 @@ PACE_MS = 10
 CLIENTS = 1
 # Aliases of the mock's models (scenario.ALIASES): SMALL and BIG deltas, PACE_MS apart.
 MODELS = {SMALL: "pace20", BIG: "pace120"}
-
-
-def paced_turn(base: str, deltas: int) -> Turn:
-    async def turn(http: aiohttp.ClientSession, session_id: str) -> None:
-        seen = await stream_turn(http, base, session_id, "hello")
-        if seen.deltas != deltas or seen.status != "completed":
-            raise RuntimeError(f"paced turn: {seen.deltas} of {deltas} deltas, {seen.status}")
-
-    return turn
 
 
 def start_floor(ctx: Context) -> Child:
@@ -58,7 +47,7 @@ async def measure(ctx: Context) -> dict[str, float]:
     targets = {"pantheon": (pantheon, ours), "floor": (floor, theirs)}
     for child, sessions in targets.values():  # warm-up
         for n in MODELS:
-            await cpu_ms_per_call(child.pid, sessions[n], CLIENTS, paced_turn(child.url, n))
+            await cpu_ms_per_call(child.pid, sessions[n], CLIENTS, streamed_turn(child.url, n))
     samples: dict[tuple[str, int], list[float]] = {}
     order = list(targets)
     for _ in range(ctx.sizes.b11_pace_reps):
@@ -66,7 +55,7 @@ async def measure(ctx: Context) -> dict[str, float]:
             for name in order:
                 child, sessions = targets[name]
                 ms = await cpu_ms_per_call(
-                    child.pid, sessions[n], ctx.sizes.b11_pace_turns, paced_turn(child.url, n)
+                    child.pid, sessions[n], ctx.sizes.b11_pace_turns, streamed_turn(child.url, n)
                 )
                 samples.setdefault((name, n), []).append(ms)
         order.reverse()

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 
 import aiohttp
 
-from pantheon_bench.client import session
+from pantheon_bench.client import session, stream_turn
 from pantheon_bench.procs import cpu_seconds
 
 CONCURRENCY = 4  # clients, one session each
@@ -29,3 +29,14 @@ async def cpu_ms_per_call(pid: int, sessions: list[str], calls: int, turn: Turn)
 async def _loop(http: aiohttp.ClientSession, session_id: str, n: int, turn: Turn) -> None:
     for _ in range(n):
         await turn(http, session_id)
+
+
+def streamed_turn(base: str, deltas: int) -> Turn:
+    """A streamed one-agent turn that must relay all ``deltas`` and complete."""
+
+    async def turn(http: aiohttp.ClientSession, session_id: str) -> None:
+        seen = await stream_turn(http, base, session_id, "hello")
+        if seen.deltas != deltas or seen.status != "completed":
+            raise RuntimeError(f"streamed turn: {seen.deltas} of {deltas} deltas, {seen.status}")
+
+    return turn

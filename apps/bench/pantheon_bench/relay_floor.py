@@ -19,10 +19,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
-import uvicorn
 
 from pantheon.server import run_event_loop
 from pantheon_bench.mock_upstream import Receive, Scope, Send, _body, _lifespan
+from pantheon_bench.uvicorn_child import serve_app
 
 _SSE = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
 
@@ -82,20 +82,12 @@ async def _frame(send: Send, seq: int, event: dict[str, Any], *, more: bool) -> 
     await send({"type": "http.response.body", "body": body, "more_body": more})
 
 
-async def serve(port: int, upstream: str) -> None:
-    config = uvicorn.Config(
-        RelayFloor(upstream), host="127.0.0.1", port=port, log_level="warning",
-        access_log=False, backlog=8192,
-    )  # fmt: skip
-    await uvicorn.Server(config).serve()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--upstream", required=True, help="the mock's base URL, ending in /v1")
     args = parser.parse_args()
-    run_event_loop(serve(args.port, args.upstream))
+    run_event_loop(serve_app(RelayFloor(args.upstream), args.port))
 
 
 if __name__ == "__main__":

@@ -18,13 +18,13 @@ import gc
 import os
 from pathlib import Path
 
-import uvicorn
 from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.main import create_app
 from pantheon.server import run_event_loop
 from pantheon.settings import Settings
+from pantheon_bench.uvicorn_child import serve_app
 
 
 def bench_app(settings: Settings) -> FastAPI:
@@ -44,11 +44,7 @@ def bench_app(settings: Settings) -> FastAPI:
 async def serve(port: int) -> None:
     settings = Settings()
     await upgrade(settings.resolved_database_url)
-    config = uvicorn.Config(
-        bench_app(settings), host="127.0.0.1", port=port, log_level="warning",
-        access_log=False, backlog=8192,
-    )  # fmt: skip
-    await uvicorn.Server(config).serve()
+    await serve_app(bench_app(settings), port)
 
 
 def main() -> None:
