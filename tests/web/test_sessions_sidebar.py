@@ -4,6 +4,8 @@ marks the ones running in this tab "live"; a second session runs while the first
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -81,3 +83,42 @@ def test_sidebar_sessions_search_and_two_running_at_once(
         expect(held).to_have_attribute("data-status", "cancelled", timeout=WAIT_MS)
         open_sidebar(page, size)
         expect(alpha_link).to_have_attribute("data-live", "false")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_turn_ending_while_the_search_is_typed_keeps_the_keys(
+    browser: Browser, server: LiveServer, size: str
+) -> None:
+    """A turn's end redraws the sidebar, which moves the search box: the focus stays in it
+    (it used to fall to the page, and the rest of the word went nowhere)."""
+    key = f"sidetype{size}"
+    agent = server.agent(key)
+    made = {}
+    for title, message in (("Alpha plans", "apples"), ("Beta notes", "bananas")):
+        made[title] = server.api("POST", f"/v1/agents/{agent['id']}/sessions", {"title": title})
+        server.api("POST", f"/v1/sessions/{made[title]['id']}/turns", {"message": message})
+    beta = made["Beta notes"]["id"]
+    with viewed(browser, server, size, "light") as page:
+        server.scripted.script("held", agent=key, delay_s=60, times=1)  # cancelled below
+        page.goto(f"/#/agents/{agent['id']}/sessions/{made['Alpha plans']['id']}")
+        box = page.get_by_label("Message")
+        box.fill("slowly")
+        box.press("Enter")
+        held = page.locator(".turn").last
+        expect(held).to_have_attribute("data-status", "running")
+        expect(held).to_have_attribute("data-turn-id", re.compile(".+"))
+        turn_id = held.get_attribute("data-turn-id")
+
+        open_sidebar(page, size)
+        nav = page.locator("#sidebar .side-sessions")
+        search = nav.get_by_role("searchbox", name="Search sessions")
+        search.press_sequentially("ban")
+        expect(search).to_be_focused()
+        drawn = page.locator("#sidebar .side-item[aria-current='page']").element_handle()
+        server.api("POST", f"/v1/turns/{turn_id}/cancel")
+        expect(held).to_have_attribute("data-status", "cancelled", timeout=WAIT_MS)
+        page.wait_for_function("item => !item.isConnected", arg=drawn)  # drawn again
+        page.keyboard.type("ana")
+        expect(search).to_have_value("banana")
+        expect(nav.locator(".side-session")).to_have_count(1, timeout=WAIT_MS)
+        expect(nav.locator(f".side-session[data-id='{beta}']")).to_be_visible()

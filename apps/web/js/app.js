@@ -9,7 +9,7 @@ import { agentDialog } from "./agents/agent-form.js";
 import { ChatPane } from "./chat/chat.js";
 import { openDocumentsDialog } from "./knowledge/documents-dialog.js";
 import { confirmDialog, formDialog } from "./core/dialogs.js";
-import { h } from "./core/dom.js";
+import { h, keepingFocus } from "./core/dom.js";
 import { defaultMode, roomModes, setModes } from "./core/modes.js";
 import { setDefaults } from "./core/defaults.js";
 import { managerField, managerValue } from "./rooms/room-fields.js";
@@ -66,8 +66,9 @@ async function refreshSidebar() {
 
 function drawSidebar() {
   const open = state.route.kind && sessionNav.owner?.id === state.route.id;
-  renderSidebar(sidebar, { ...state, sessions: open ? sessionNav.el : null, onNewRoom: newRoom, onNewAgent: newAgent,
-    onForgetKey: hasApiKey() ? forgetKey : null });
+  // The sessions' search box moves into the new list: a turn ending mid-typing keeps its keys.
+  keepingFocus(() => renderSidebar(sidebar, { ...state, sessions: open ? sessionNav.el : null, onNewRoom: newRoom,
+    onNewAgent: newAgent, onForgetKey: hasApiKey() ? forgetKey : null }));
 }
 
 async function route() {

@@ -42,3 +42,23 @@ export function replaceChildren(el, ...children) {
 export function $(selector, root = document) {
   return root.querySelector(selector);
 }
+
+/**
+ * Run `redraw` and give the focus back to the element that had it, caret and selection
+ * included, if the redraw only moved it: moving an element drops its focus, and the keys a
+ * person was typing into it would go nowhere.
+ */
+export function keepingFocus(redraw) {
+  const focused = document.activeElement;
+  const selection = selectionOf(focused);
+  redraw();
+  if (!focused || focused === document.body || focused === document.activeElement || !focused.isConnected) return;
+  focused.focus({ preventScroll: true });
+  if (selection) focused.setSelectionRange(...selection);
+}
+
+function selectionOf(el) {
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) return null;
+  if (el.selectionStart === null) return null; // an input type without a caret (checkbox, …)
+  return [el.selectionStart, el.selectionEnd, el.selectionDirection];
+}
