@@ -17,7 +17,7 @@ from tests.web.server import running_server
 
 pytestmark = pytest.mark.browser
 
-RUNNING = "JSON.parse(sessionStorage.getItem('pantheon.runningTurn'))"
+RUNNING = "(JSON.parse(sessionStorage.getItem('pantheon.runningTurns')) || [])[0] ?? null"
 LOST = "nothing of it was saved"
 
 
@@ -67,7 +67,7 @@ def test_a_turn_lost_in_a_crash_says_so_and_returns_the_message(
             # The same turn remembered by a tab that reloads after the restart.
             page.get_by_label("Message").fill("")
             page.evaluate(
-                "(state) => sessionStorage.setItem('pantheon.runningTurn', JSON.stringify(state))",
+                "(s) => sessionStorage.setItem('pantheon.runningTurns', JSON.stringify([s]))",
                 running,
             )
             page.reload()

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.web.conftest import WAIT_MS, screenshot
+from tests.web.scripts import answer
 from tests.web.server import LiveServer
 from tests.web.views import VIEWS, Theme, open_sidebar, viewed
 
@@ -122,3 +123,54 @@ def test_a_turn_ending_while_the_search_is_typed_keeps_the_keys(
         expect(search).to_have_value("banana")
         expect(nav.locator(".side-session")).to_have_count(1, timeout=WAIT_MS)
         expect(nav.locator(f".side-session[data-id='{beta}']")).to_be_visible()
+
+
+RUNNING_TURNS = "JSON.parse(sessionStorage.getItem('pantheon.runningTurns'))"
+
+
+def test_a_reload_follows_every_running_turn_again(browser: Browser, server: LiveServer) -> None:
+    """Two sessions run at once; a reload follows both again, and the one that ends first
+    does not make the tab forget the other (it used to keep only one, then none)."""
+    key = "sidereload"
+    agent = server.agent(key)
+    alpha, beta = (
+        server.api("POST", f"/v1/agents/{agent['id']}/sessions", {"title": title})["id"]
+        for title in ("Alpha plans", "Beta notes")
+    )
+    chat = f"/#/agents/{agent['id']}/sessions/"
+    with viewed(browser, server, "desktop", "light") as page:
+        box = page.get_by_label("Message")
+        turn_ids = {}
+        for session, message in ((alpha, "held"), (beta, "streamed")):
+            if session == alpha:
+                server.scripted.script("held", agent=key, delay_s=60, times=1)  # stopped below
+            else:
+                server.scripted.script(answer(key, 30), agent=key, chunk_delay_s=0.1, times=1)
+            page.goto(chat + session)
+            expect(page.locator(".turn")).to_have_count(0)
+            box.fill(message)
+            box.press("Enter")
+            turn = page.locator(".turn").last
+            expect(turn).to_have_attribute("data-turn-id", re.compile(".+"))
+            turn_ids[session] = turn.get_attribute("data-turn-id")
+        stored = page.evaluate(RUNNING_TURNS)
+        assert [entry["sessionId"] for entry in stored] == [alpha, beta]
+
+        page.reload()  # on beta's chat, which stays open
+        nav = page.locator("#sidebar .side-sessions")
+        expect(nav.locator(f".side-session[data-id='{alpha}']")).to_have_attribute(
+            "data-live", "true"
+        )
+        streamed = page.locator(f".turn[data-turn-id='{turn_ids[beta]}']")
+        expect(streamed).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+        expect(streamed).to_contain_text(f"{key}-END")
+        expect(page.locator(".turn")).to_have_count(1)
+        assert [entry["sessionId"] for entry in page.evaluate(RUNNING_TURNS)] == [alpha]
+
+        page.reload()  # beta runs nothing now: the page opens alpha's running turn
+        expect(page).to_have_url(f"{server.url}{chat}{alpha}")
+        held = page.locator(f".turn[data-turn-id='{turn_ids[alpha]}']")
+        expect(held).to_have_attribute("data-status", "running")
+        held.get_by_role("button", name="Stop").click()
+        expect(held).to_have_attribute("data-status", "cancelled", timeout=WAIT_MS)
+        assert page.evaluate(RUNNING_TURNS) is None

@@ -78,7 +78,7 @@ def test_a_room_of_three_runs_an_orchestrator_turn(page: Page, server: LiveServe
     expect(synthesis.locator("li")).to_have_count(2)
     expect(turn.locator(".usage-tokens")).to_contain_text("tokens in")
     expect(turn.locator(".usage-latency")).to_be_visible()  # from GET /v1/turns/{id}
-    assert page.evaluate("sessionStorage.getItem('pantheon.runningTurn')") is None
+    assert page.evaluate("sessionStorage.getItem('pantheon.runningTurns')") is None
     screenshot(page, "desktop-orchestrator-turn")
 
 
@@ -110,7 +110,7 @@ def test_reload_mid_turn_resumes_to_the_synthesis(page: Page, server: LiveServer
     page.goto(f"/#/rooms/{made['room']['id']}/sessions/{made['session']['id']}")
     send(page, "Survive a reload")
     page.wait_for_function(ANY_STREAMING, timeout=WAIT_MS)
-    running = page.evaluate("JSON.parse(sessionStorage.getItem('pantheon.runningTurn'))")
+    (running,) = page.evaluate("JSON.parse(sessionStorage.getItem('pantheon.runningTurns'))")
     assert running["lastEventId"] > 0
 
     page.reload()
@@ -125,7 +125,7 @@ def test_reload_mid_turn_resumes_to_the_synthesis(page: Page, server: LiveServer
     expect(turn.locator(".synthesis .panel-body")).to_contain_text(SYNTHESIS.split("\n")[0][2:11])
     expect(turn.locator(".turn-notice")).to_be_hidden()
     expect(page.locator(".turn")).to_have_count(1)
-    assert page.evaluate("sessionStorage.getItem('pantheon.runningTurn')") is None
+    assert page.evaluate("sessionStorage.getItem('pantheon.runningTurns')") is None
 
 
 def test_api_errors_show_their_detail(page: Page, server: LiveServer) -> None:

@@ -306,27 +306,31 @@ async function boot() {
       h("button", { type: "button", onclick: () => location.reload() }, "Try again")));
     return;
   }
-  await resumeRunningTurn();
+  await resumeRunningTurns();
   window.addEventListener("popstate", route); // back/forward and hand-edited hashes
   await route();
 }
 
-/** A turn was running when the page unloaded: go to its session and follow it again. */
-async function resumeRunningTurn() {
+/**
+ * Turns were running when the page unloaded: follow each again (oldest first). The page
+ * stays on the chat it shows if one of them runs there, else opens the newest one's.
+ */
+async function resumeRunningTurns() {
   const running = loadRunning();
-  if (!running) return;
-  let session;
-  try {
-    session = await api.session(running.sessionId);
-  } catch {
-    clearRunning();
-    return;
-  }
-  const hash = session.room_id
-    ? `#/rooms/${session.room_id}/sessions/${session.id}`
-    : `#/agents/${session.agent_id}/sessions/${session.id}`;
-  if (location.hash !== hash) history.replaceState(null, "", hash);
-  chat.resume(running);
+  const sessions = await Promise.all(running.map((turn) => api.session(turn.sessionId).catch(() => null)));
+  const hashes = [];
+  running.forEach((turn, i) => {
+    const session = sessions[i];
+    if (!session) {
+      clearRunning(turn.sessionId); // deleted, or no longer this user's
+      return;
+    }
+    hashes.push(session.room_id
+      ? `#/rooms/${session.room_id}/sessions/${session.id}`
+      : `#/agents/${session.agent_id}/sessions/${session.id}`);
+    chat.resume(turn);
+  });
+  if (hashes.length && !hashes.includes(location.hash)) history.replaceState(null, "", hashes[hashes.length - 1]);
 }
 
 boot();

@@ -217,7 +217,7 @@ export class ChatPane {
     if (state.href) live.href = state.href;
     this.lives.set(live.sessionId, live);
     live.resume(state.turnId).catch((err) => {
-      clearRunning();
+      clearRunning(state.sessionId);
       live.view.finish("error");
       live.view.notice(`Could not resume the turn: ${err.message}`, "error");
       live.settle(null);

@@ -94,7 +94,7 @@ export class LiveTurn {
     }
     if (event.type === "turn_completed") this.end();
     if (event.type === "error") {
-      clearRunning();
+      clearRunning(this.sessionId);
       // Interrupted: the server recorded what it had; the user may want to ask again.
       this.settle(event.code === "interrupted" ? { restore: true, error: null } : null);
     }
@@ -122,7 +122,7 @@ export class LiveTurn {
 
   /** The server answers 404 for this turn: it is gone for good. */
   lost() {
-    clearRunning();
+    clearRunning(this.sessionId);
     this.view.finish("error");
     this.view.setStatus("lost");
     this.view.notice(LOST_NOTICE, "error");
@@ -138,7 +138,7 @@ export class LiveTurn {
   }
 
   async end() {
-    clearRunning();
+    clearRunning(this.sessionId);
     this.view.notice("");
     this.done = true;
     this.settle(null); // the composer is free once the turn is, not after its figures load
