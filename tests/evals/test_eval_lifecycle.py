@@ -1,5 +1,6 @@
 """A run belongs to its server process: stopping the server interrupts it (its turn is
-cancelled), and a run a crash left ``running`` is marked interrupted at the next start."""
+cancelled), a run a crash left ``running`` is marked interrupted at the next start, and
+with several processes one that stopped marking its runs alive has them interrupted."""
 
 from __future__ import annotations
 
@@ -7,18 +8,23 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 
 import httpx
+import pytest
 from asgi_lifespan import LifespanManager
+from pydantic import ValidationError
 from sqlalchemy import update
 
+from pantheon.db.base import utcnow
 from pantheon.db.models import EvalRun
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import services_of
+from pantheon.evals.liveness import stale_reason
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
-from pantheon.settings import Settings
-from tests.evals.conftest import demo_room, example_dataset, start_run
+from pantheon.settings import EvalSettings, Settings
+from tests.evals.conftest import demo_room, example_dataset, finished, start_run
 
 
 @asynccontextmanager
@@ -96,3 +102,46 @@ async def test_a_cancel_through_another_process_stops_the_run_at_its_next_case(
         assert (done["status"], done["error"]) == ("cancelled", "cancelled by request")
         assert done["done"] < done["total"]
         assert (await other.post(f"/v1/evals/{run['id']}/cancel")).status_code == 409
+
+
+async def test_a_run_nobody_marks_alive_is_interrupted_and_a_live_one_is_not(
+    settings: Settings, scripted: ScriptedProvider
+) -> None:
+    """Several processes share the database: the run of a process that died (a row left
+    ``running``, last marked alive long ago) is interrupted by the others, while a live
+    process's run, older than the stale time, stays running because it keeps beating."""
+    beats = EvalSettings(heartbeat_s=0.2, stale_s=2.0)
+    fast = settings.model_copy(update={"evals": beats})
+    scripted.script("slow answer", delay_s=120)  # the live run's turn holds
+    async with _server(fast, scripted) as owner, _server(fast, ScriptedProvider()) as other:
+        room_id = await demo_room(owner)
+        dataset_id = await example_dataset(owner)
+        target = {"room_id": room_id, "mode": "standalone"}
+        live = await start_run(owner, dataset_id=dataset_id, targets=[target], concurrency=1)
+        await _started(owner, live["id"])
+        services = services_of(owner.app)  # type: ignore[attr-defined]
+        assert services is not None
+        long_ago = utcnow() - timedelta(minutes=10)
+        async with unit_of_work(services.db, write=True) as session:  # a crashed process's run
+            row = await session.get(EvalRun, uuid.UUID(live["id"]))
+            assert row is not None
+            dead = EvalRun(
+                owner_id=row.owner_id, dataset_id=row.dataset_id, name="dead", status="running",
+                targets=row.targets, total=row.total, concurrency=1, deadline_s=3600, seed=0,
+                created_at=long_ago, heartbeat_at=long_ago,
+            )  # fmt: skip
+            session.add(dead)
+            await session.flush()
+            dead_id = str(dead.id)
+
+        swept = await finished(other, dead_id)
+        assert (swept["status"], swept["error"]) == ("interrupted", stale_reason(beats.stale_s))
+        await asyncio.sleep(beats.stale_s + 1)  # the live run is past the stale time now
+        assert (await other.get(f"/v1/evals/{live['id']}")).json()["status"] == "running"
+        assert (await other.post(f"/v1/evals/{live['id']}/cancel")).status_code == 200
+
+
+def test_a_stale_time_under_three_beats_is_refused_naming_both_settings() -> None:
+    with pytest.raises(ValidationError, match=r"evals.stale_s \(20.0\) must be at least 3 x"):
+        EvalSettings(heartbeat_s=10, stale_s=20)
+    assert EvalSettings(heartbeat_s=10, stale_s=30).stale_s == 30

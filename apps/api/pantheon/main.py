@@ -84,6 +84,7 @@ def create_app(
                     )
                     turns = TurnService(db, gateway, settings, live.backend, toolbox)
                     evals = EvalRunner(db, turns, gateway)
+                    evals.start_heartbeat(settings.evals)
                     app.state.services = Services(
                         settings=settings,
                         db=db,

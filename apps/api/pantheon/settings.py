@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -192,6 +192,27 @@ class McpSettings(BaseModel):
     )
 
 
+class EvalSettings(BaseModel):
+    """How eval runs show they are alive, so any replica can end a dead process's runs."""
+
+    heartbeat_s: float = Field(
+        default=10.0, gt=0, le=600.0, description="How often a process marks its runs alive"
+    )
+    stale_s: float = Field(
+        default=60.0, gt=0, le=3600.0,
+        description="A running run not marked alive for this long is interrupted",
+    )  # fmt: skip
+
+    @model_validator(mode="after")
+    def _stale_after_several_beats(self) -> EvalSettings:
+        if self.stale_s < 3 * self.heartbeat_s:
+            raise ValueError(
+                f"evals.stale_s ({self.stale_s}) must be at least 3 x evals.heartbeat_s "
+                f"({self.heartbeat_s}): one late beat must not end a live run"
+            )
+        return self
+
+
 class Settings(BaseSettings):
     """Everything the service reads from its environment."""
 
@@ -234,6 +255,7 @@ class Settings(BaseSettings):
     redis: RedisSettings = RedisSettings()
     metrics: MetricsSettings = MetricsSettings()
     mcp: McpSettings = McpSettings()
+    evals: EvalSettings = EvalSettings()
 
     @property
     def resolved_config_file(self) -> Path | None:

@@ -354,6 +354,8 @@ class EvalRun(UUIDPrimaryKey, Timestamped, Base):
     seed: Mapped[int] = mapped_column(Integer)
     error: Mapped[str | None] = mapped_column(Text, default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    # The running process's last "alive" mark (NULL: made before 0016; created_at counts).
+    heartbeat_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class EvalResult(UUIDPrimaryKey, Base):

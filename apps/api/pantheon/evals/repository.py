@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, case, func, select, update
@@ -114,6 +116,28 @@ class EvalRepository(Repository):
         query = (
             update(EvalRun)
             .where(EvalRun.status == RUNNING)
+            .values(status=INTERRUPTED, error=reason, finished_at=utcnow())
+        )
+        result = await self.session.execute(query)
+        return int(getattr(result, "rowcount", 0))
+
+    async def beat(self, run_ids: Collection[uuid.UUID]) -> None:
+        """Mark this process's running runs alive now."""
+        query = (
+            update(EvalRun)
+            .where(EvalRun.id.in_(run_ids), EvalRun.status == RUNNING)
+            .values(heartbeat_at=utcnow())
+        )
+        await self.session.execute(query)
+
+    async def interrupt_stale(
+        self, older_than: datetime, ours: Collection[uuid.UUID], reason: str
+    ) -> int:
+        """Interrupt the running runs, not ``ours``, last marked alive before ``older_than``."""
+        alive_at = func.coalesce(EvalRun.heartbeat_at, EvalRun.created_at)
+        query = (
+            update(EvalRun)
+            .where(EvalRun.status == RUNNING, alive_at < older_than, EvalRun.id.not_in(ours))
             .values(status=INTERRUPTED, error=reason, finished_at=utcnow())
         )
         result = await self.session.execute(query)

@@ -24,11 +24,13 @@ from pantheon.errors import AppError, PaymentRequired
 from pantheon.evals.case_run import CaseRun, open_session, run_case
 from pantheon.evals.cases import Case
 from pantheon.evals.judge_spend import JudgeSpend
+from pantheon.evals.liveness import keep_runs_alive
 from pantheon.evals.repository import EvalRepository
 from pantheon.evals.results import ResultWriter, score_case
 from pantheon.evals.schemas import TargetRead
 from pantheon.evals.values import EVAL_STATUSES, EvalStatus
 from pantheon.llm.gateway import LLMGateway
+from pantheon.settings import EvalSettings
 from pantheon.turns.service import TurnService
 
 log = logging.getLogger("pantheon.evals")
@@ -54,6 +56,12 @@ class EvalRunner:
     turns: TurnService
     gateway: LLMGateway
     _jobs: dict[uuid.UUID, Job] = field(default_factory=dict)
+    _heartbeat: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def start_heartbeat(self, settings: EvalSettings) -> None:
+        """Keep this process's runs marked alive and end dead processes' runs (liveness.py)."""
+        beats = keep_runs_alive(self.db, self._jobs.keys, settings)
+        self._heartbeat = asyncio.create_task(beats, name="eval-heartbeat")
 
     def start(self, job: Job) -> None:
         """Run ``job`` in the background; it writes its own results and final status."""
@@ -74,6 +82,8 @@ class EvalRunner:
 
     async def shutdown(self) -> None:
         """Stop every run of this process (the server is stopping): status interrupted."""
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         jobs = [job for job in self._jobs.values() if job.task is not None]
         for job in jobs:
             self._halt(job, "interrupted", "the server stopped before the run finished")

@@ -101,6 +101,7 @@ class EvalService:
                 deadline_s=data.deadline_s,
                 seed=data.seed,
                 created_at=utcnow(),
+                heartbeat_at=utcnow(),
             )
             repo.add(run)
             await session.flush()
