@@ -9,6 +9,7 @@ import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -49,6 +50,16 @@ async def _started(client: httpx.AsyncClient, run_id: str) -> str:
     raise AssertionError("no case started")
 
 
+async def _standalone_run_started(client: httpx.AsyncClient) -> dict[str, Any]:
+    """The example dataset on the demo room, standalone, one case at a time, once started."""
+    room_id = await demo_room(client)
+    dataset_id = await example_dataset(client)
+    target = {"room_id": room_id, "mode": "standalone"}
+    run = await start_run(client, dataset_id=dataset_id, targets=[target], concurrency=1)
+    await _started(client, run["id"])
+    return run
+
+
 async def test_a_stopped_server_interrupts_its_runs_and_a_restart_marks_orphans(
     settings: Settings, scripted: ScriptedProvider
 ) -> None:
@@ -82,11 +93,7 @@ async def test_a_cancel_through_another_process_stops_the_run_at_its_next_case(
 ) -> None:
     scripted.script("slow answer", delay_s=2)
     async with _server(settings, scripted) as owner, _server(settings, ScriptedProvider()) as other:
-        room_id = await demo_room(owner)
-        dataset_id = await example_dataset(owner)
-        target = {"room_id": room_id, "mode": "standalone"}
-        run = await start_run(owner, dataset_id=dataset_id, targets=[target], concurrency=1)
-        await _started(owner, run["id"])
+        run = await _standalone_run_started(owner)
 
         cancelled = await other.post(f"/v1/evals/{run['id']}/cancel")
 
@@ -114,11 +121,7 @@ async def test_a_run_nobody_marks_alive_is_interrupted_and_a_live_one_is_not(
     fast = settings.model_copy(update={"evals": beats})
     scripted.script("slow answer", delay_s=120)  # the live run's turn holds
     async with _server(fast, scripted) as owner, _server(fast, ScriptedProvider()) as other:
-        room_id = await demo_room(owner)
-        dataset_id = await example_dataset(owner)
-        target = {"room_id": room_id, "mode": "standalone"}
-        live = await start_run(owner, dataset_id=dataset_id, targets=[target], concurrency=1)
-        await _started(owner, live["id"])
+        live = await _standalone_run_started(owner)
         services = services_of(owner.app)  # type: ignore[attr-defined]
         assert services is not None
         long_ago = utcnow() - timedelta(minutes=10)
