@@ -17,7 +17,7 @@ TABLES = {
     "users", "api_keys", "rooms", "agents", "room_agents", "sessions",
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
-    "eval_datasets", "eval_runs", "eval_results",
+    "eval_datasets", "eval_runs", "eval_results", "response_requests",
 }  # fmt: skip
 
 

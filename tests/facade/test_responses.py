@@ -5,11 +5,13 @@ a resumed stream) and ``cancel``, ``store: false``; every turn is an ordinary tu
 from __future__ import annotations
 
 import asyncio
+from typing import NoReturn
 
 import httpx
 import openai
 import pytest
 from openai.types.responses import ResponseCreatedEvent
+from sqlalchemy.exc import OperationalError
 
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
 from tests.facade.conftest import room_model
@@ -179,3 +181,62 @@ async def test_store_false_leaves_nothing_to_retrieve_or_continue(
         await oai.responses.create(
             model="agent-solo", input="again", previous_response_id=answer.id
         )
+
+
+async def test_a_retrieved_response_says_what_its_request_said(
+    client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    """The model name as sent, background, instructions, the previous response, metadata
+    and the creation time, while it runs and once it is recorded (GET used to drop them,
+    and named an agent by its id rather than the key the client used)."""
+    await create_agent(client, "solo")
+    first = await oai.responses.create(model="agent-solo", input="hello")
+    scripted.script("slow " * 200, agent="solo", chunk_delay_s=0.01)
+    asked = {
+        "model": "agent-solo",
+        "input": "go",
+        "background": True,
+        "instructions": "Answer in French.",
+        "previous_response_id": first.id,
+        "metadata": {"ticket": "T-42", "team": "ops"},
+    }
+    queued = await oai.responses.create(**asked)  # type: ignore[call-overload]
+    running = await oai.responses.retrieve(queued.id)
+    assert running.status == "in_progress"
+    await oai.responses.cancel(queued.id)
+    recorded = await oai.responses.retrieve(queued.id)
+    for seen in (queued, running, recorded):
+        assert seen.model == "agent-solo"
+        assert seen.background is True
+        assert seen.instructions == "Answer in French."
+        assert seen.previous_response_id == first.id
+        assert seen.metadata == {"ticket": "T-42", "team": "ops"}
+        assert seen.created_at == queued.created_at
+    plain = await oai.responses.retrieve(first.id)
+    assert (plain.model, plain.background, plain.instructions) == ("agent-solo", False, None)
+    assert plain.metadata == {}
+
+
+async def test_a_response_whose_request_fields_could_not_be_kept_still_runs(
+    client: httpx.AsyncClient,
+    oai: openai.AsyncOpenAI,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The turn has started when its fields are written: a failed write is logged, the
+    response answers, and a GET falls back to what its session says."""
+    await create_agent(client, "solo")
+
+    def broken(*_args: object, **_kwargs: object) -> NoReturn:
+        raise OperationalError("INSERT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr("pantheon.facade.responses.records.unit_of_work", broken)
+    response = await oai.responses.create(model="agent-solo", input="hi", metadata={"k": "v"})
+    assert response.status == "completed"
+    assert response.metadata == {"k": "v"}
+    assert "its request fields were not stored" in caplog.text
+    again = await oai.responses.retrieve(response.id)
+    assert again.status == "completed"
+    assert again.output_text == response.output_text
+    assert again.model.startswith("agent-")
+    assert again.metadata == {}

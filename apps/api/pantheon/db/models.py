@@ -383,3 +383,21 @@ class EvalResult(UUIDPrimaryKey, Base):
     error: Mapped[str | None] = mapped_column(Text, default=None)
     started_at: Mapped[datetime]
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class ResponseRequest(Base):
+    """What a Responses API request said about its response besides the input (the model
+    name as sent, background, instructions, metadata), so a later GET says it too.
+
+    Keyed by the turn's id with no foreign key: it is written as the turn starts, and the
+    turn's row only at its end (one commit per turn)."""
+
+    __tablename__ = "response_requests"
+    turn_id: Mapped[uuid.UUID] = mapped_column(primary_key=True)
+    owner_id: Mapped[uuid.UUID] = mapped_column()
+    model: Mapped[str] = mapped_column(String(200))
+    background: Mapped[bool] = mapped_column()
+    instructions: Mapped[str | None] = mapped_column(Text, default=None)
+    previous_response_id: Mapped[str | None] = mapped_column(String(200), default=None)
+    metadata_: Mapped[dict[str, str]] = mapped_column("metadata", JSON)
+    created_at: Mapped[int] = mapped_column(BigInteger)  # Unix seconds, as the response says

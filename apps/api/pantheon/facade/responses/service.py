@@ -24,6 +24,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.errors import AppError
 from pantheon.facade.errors import ModelNotFound
 from pantheon.facade.responses.fold import ResponseFold, ResponseMeta
+from pantheon.facade.responses.records import keep_request, kept_meta
 from pantheon.facade.responses.request import to_chat
 from pantheon.facade.responses.schemas import ResponseCreate
 from pantheon.facade.service import Completion, FacadeService
@@ -83,6 +84,9 @@ class ResponsesService:
             previous_response_id=body.previous_response_id,
             metadata=dict(body.metadata or {}),
         )
+        if meta.store:  # store: false keeps nothing to retrieve
+            db = self.facade.turns.db
+            await keep_request(db, owner_id, completion.turn.turn_id, meta)
         return StartedResponse(completion, meta)
 
     async def _session_of(self, owner_id: uuid.UUID, resp_id: str) -> str:
@@ -102,7 +106,8 @@ class ResponsesService:
             await SessionService(SessionRepository(db)).delete(owner_id, session_id)
 
     async def meta_of(self, owner_id: uuid.UUID, resp_id: str) -> ResponseMeta:
-        """What a stored response says about itself, read back from its session.
+        """What a stored response says about itself: its request's kept fields, else (made
+        before they were kept) what its session tells.
 
         The live registry is asked first: a turn leaves it only once it is recorded."""
         turn_id = turn_of(resp_id)
@@ -117,8 +122,11 @@ class ResponsesService:
                 if session_id is None
                 else await SessionRepository(db).get(owner_id, session_id)
             )
+            kept = None if chat is None else await kept_meta(db, owner_id, turn_id, resp_id)
         if chat is None:
             raise ModelNotFound(f"response '{resp_id}' not found")
+        if kept is not None:
+            return kept
         model = f"room-{chat.room_id}" if chat.room_id else f"agent-{chat.agent_id}"
         return ResponseMeta(resp_id, model=model, created_at=created)
 
