@@ -219,3 +219,35 @@ async def test_a_failed_synthesis_closes_its_message_and_step(
     assert named(events)[-1] == ("Manager", "half an ")
     assert events[-1]["result"]["status"] == "partial"
     assert kinds(events).count("SUBAGENT_ERROR") == 0  # the synthesis is the room's own
+
+
+async def test_the_apps_context_is_every_agents_instructions(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    """``context`` entries reach every agent's system prompt, as the user's instructions; an
+    entry without a value is left out, and a run without context adds nothing."""
+    scripted.script("from alpha", agent="alpha")
+    scripted.script("from beta", agent="beta")
+    room = await create_room(client, ["alpha", "beta"], mode="roundtable")
+    context = [
+        {"description": "The page the user is on", "value": "Invoice INV-7 (overdue)"},
+        {"description": "", "value": "Currency: EUR"},
+        {"description": "Selection", "value": "  "},
+    ]
+    events = await run_events(client, room["id"], run_input("what now?", context=context))
+    assert named(events) == [("Alpha", "from alpha"), ("Beta", "from beta")]
+    expected = (
+        "The user's instructions:\nContext from the user's app:\n"
+        "- The page the user is on: Invoice INV-7 (overdue)\n- Currency: EUR"
+    )
+    for key in ("alpha", "beta"):
+        system = scripted.calls(agent=key)[-1].request.messages[0]
+        assert system.role == "system"
+        assert system.content.endswith(expected)
+        assert "Selection" not in system.content
+
+    await run_events(client, room["id"], run_input("and then?"))
+    assert (
+        "Context from the user's app"
+        not in scripted.calls(agent="alpha")[-1].request.messages[0].content
+    )

@@ -6,7 +6,8 @@ message (a user message; the thread's earlier messages are Pantheon's own, so th
 client's copy of them is not read), or, with ``resume``, the decisions on the gated tool
 calls the thread's paused turn holds. ``threadId`` is the session's id (a UUID), and
 ``forwardedProps.pantheon`` may carry the turn's ``mode`` (overriding the room's) and a
-pipeline's ``rerun_from``.
+pipeline's ``rerun_from``; ``context`` entries become the user's instructions to every
+agent.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ class RunRequest:
     run_id: str
     turn: TurnCreate | None
     decisions: ApprovalCreate | None
+    instructions: str | None = None  # the input's context entries, for every agent
 
 
 def _problems(exc: ValidationError) -> str:
@@ -80,6 +82,19 @@ def _options(run: RunAgentInput) -> dict[str, Any]:
     return {name: ours[name] for name in ("mode", "rerun_from") if name in ours}
 
 
+def _context(run: RunAgentInput) -> str | None:
+    """The app's ``context`` entries as the user's instructions to every agent (as a chat
+    client's system message is); ``None`` when it sent none with a value."""
+    lines = [
+        f"- {entry.description.strip()}: {entry.value.strip()}"
+        if entry.description.strip()
+        else f"- {entry.value.strip()}"
+        for entry in run.context or ()
+        if entry.value.strip()
+    ]
+    return "Context from the user's app:\n" + "\n".join(lines) if lines else None
+
+
 def _decision(entry: ResumeEntry) -> ApprovalDecision:
     if entry.status == "cancelled":
         return ApprovalDecision(call_id=entry.interrupt_id, approve=False, reason=CANCELLED)
@@ -115,4 +130,4 @@ def parse_run(body: bytes) -> RunRequest:
         turn = TurnCreate(message=_text(run), **_options(run))
     except ValidationError as exc:
         raise Unprocessable(f"the run cannot start a turn: {_problems(exc)}") from exc
-    return RunRequest(thread, run.thread_id, run.run_id, turn, None)
+    return RunRequest(thread, run.thread_id, run.run_id, turn, None, _context(run))

@@ -20,6 +20,7 @@ from pantheon.auth import Principal
 from pantheon.db.models import ChatSession
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services
+from pantheon.engine.snapshot import ClientContext
 from pantheon.errors import AppError, Conflict, NotFound, Unprocessable
 from pantheon.protocols.agui.request import RunRequest
 from pantheon.protocols.agui.threads import drop_unused, open_thread
@@ -82,8 +83,11 @@ async def start_run(caller: RoomCaller, request: RunRequest) -> Run:
     opened = known is None and await open_thread(
         caller.services.db, caller.owner_id, caller.room_id, thread, request.turn.message
     )
+    context = ClientContext(instructions=request.instructions) if request.instructions else None
     try:
-        started = await turns.start(caller.owner_id, str(thread), request.turn, request.run_id)
+        started = await turns.start(
+            caller.owner_id, str(thread), request.turn, request.run_id, context
+        )
     except AppError as exc:
         if opened:  # a thread opened for a turn that never started is removed again
             await drop_unused(caller.services.db, thread)
