@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from sqlalchemy import update
 
 from pantheon.db.base import utcnow
-from pantheon.db.models import EvalRun
+from pantheon.db.eval_models import EvalRun
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import services_of
 from pantheon.evals.liveness import stale_reason

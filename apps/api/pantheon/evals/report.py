@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from statistics import fmean
 
-from pantheon.db.models import EvalResult
+from pantheon.db.eval_models import EvalResult
 from pantheon.evals.schemas import Flip, TargetRead, TargetReport
 
 RESAMPLES = 2000

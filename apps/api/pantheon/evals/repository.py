@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Select, case, func, select, update
 
 from pantheon.db.base import utcnow
-from pantheon.db.models import EvalDataset, EvalResult, EvalRun
+from pantheon.db.eval_models import EvalDataset, EvalResult, EvalRun
 from pantheon.db.repository import Repository, as_uuid
 from pantheon.evals.values import EvalStatus
 

@@ -14,7 +14,7 @@ from statistics import fmean
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
-from pantheon.db.models import EvalResult
+from pantheon.db.eval_models import EvalResult
 from pantheon.db.uow import unit_of_work
 from pantheon.evals.case_run import CaseRun
 from pantheon.evals.cases import Case

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
-from pantheon.db.models import EvalDataset, EvalResult, EvalRun
+from pantheon.db.eval_models import EvalDataset, EvalResult, EvalRun
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import Conflict, NotFound, Unprocessable, not_found
 from pantheon.evals import report

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pantheon.db.models import EvalDataset, EvalRun
+from pantheon.db.eval_models import EvalDataset, EvalRun
 from pantheon.evals.cases import Case
 from pantheon.evals.repository import RunFigures
 from pantheon.evals.schemas import EvalRead, TargetRead
