@@ -17,17 +17,24 @@ from tests.web.views import VIEWS, Theme, open_sidebar, viewed
 pytestmark = pytest.mark.browser
 
 
+def _alpha_and_beta(server: LiveServer, agent_id: str, alpha_message: str) -> tuple[str, str]:
+    """Two sessions of the agent, "Alpha plans" (one turn: ``alpha_message``) and "Beta
+    notes" (one turn: "bananas"); their ids."""
+    ids = []
+    for title, message in (("Alpha plans", alpha_message), ("Beta notes", "bananas")):
+        session = server.api("POST", f"/v1/agents/{agent_id}/sessions", {"title": title})
+        server.api("POST", f"/v1/sessions/{session['id']}/turns", {"message": message})
+        ids.append(session["id"])
+    return ids[0], ids[1]
+
+
 @pytest.mark.parametrize(("size", "theme"), VIEWS)
 def test_sidebar_sessions_search_and_two_running_at_once(
     browser: Browser, server: LiveServer, size: str, theme: Theme
 ) -> None:
     key = f"side{size}{theme}"
     agent = server.agent(key)
-    made = {}
-    for title, message in (("Alpha plans", "apples and pears"), ("Beta notes", "bananas")):
-        made[title] = server.api("POST", f"/v1/agents/{agent['id']}/sessions", {"title": title})
-        server.api("POST", f"/v1/sessions/{made[title]['id']}/turns", {"message": message})
-    alpha, beta = made["Alpha plans"]["id"], made["Beta notes"]["id"]
+    alpha, beta = _alpha_and_beta(server, agent["id"], "apples and pears")
     with viewed(browser, server, size, theme) as page:
         server.scripted.script("held", agent=key, delay_s=60, times=1)  # stopped below
         page.goto(f"/#/agents/{agent['id']}/sessions/{alpha}")
@@ -94,14 +101,10 @@ def test_a_turn_ending_while_the_search_is_typed_keeps_the_keys(
     (it used to fall to the page, and the rest of the word went nowhere)."""
     key = f"sidetype{size}"
     agent = server.agent(key)
-    made = {}
-    for title, message in (("Alpha plans", "apples"), ("Beta notes", "bananas")):
-        made[title] = server.api("POST", f"/v1/agents/{agent['id']}/sessions", {"title": title})
-        server.api("POST", f"/v1/sessions/{made[title]['id']}/turns", {"message": message})
-    beta = made["Beta notes"]["id"]
+    alpha, beta = _alpha_and_beta(server, agent["id"], "apples")
     with viewed(browser, server, size, "light") as page:
         server.scripted.script("held", agent=key, delay_s=60, times=1)  # cancelled below
-        page.goto(f"/#/agents/{agent['id']}/sessions/{made['Alpha plans']['id']}")
+        page.goto(f"/#/agents/{agent['id']}/sessions/{alpha}")
         box = page.get_by_label("Message")
         box.fill("slowly")
         box.press("Enter")
