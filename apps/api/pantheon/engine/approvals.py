@@ -7,7 +7,9 @@ Promises:
   stood (``SequenceState`` or ``OrchestratorState``). With it a continuation finishes the
   turn without re-reading the session and without re-running anything that was done.
 - ``Resume`` is what a continuation snapshot carries: that state, the person's decisions
-  (one per pending call) and the text recorded as the continuation's user message.
+  (one per pending call) and the text recorded as the continuation's user message. A
+  cancelled pause (``cancelled``) is a continuation that rejects every pending call and
+  runs nothing more: no tool, no model (ADR 0030).
 """
 
 from __future__ import annotations
@@ -111,12 +113,14 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class Resume:
-    """A continuation: the paused turn, its state and the decisions, keyed by call id."""
+    """A continuation: the paused turn, its state and the decisions, keyed by call id;
+    ``cancelled``: the turn was cancelled while it waited, so it ends as it starts."""
 
     continues: str
     state: ResumeState
     decisions: Mapping[str, Decision]
     note: str  # the continuation's user message: what the person decided
+    cancelled: bool = False
 
 
 def refusal_text(reason: str) -> str:

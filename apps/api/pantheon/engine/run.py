@@ -16,7 +16,8 @@ Promises:
   the orchestrator's manager never gets tools.
 - Approvals: an agent calling a tool whose entry ends in ``!`` pauses the turn (record
   status ``awaiting_approval``, ``record.resume_state`` set); a snapshot with ``resume``
-  continues such a turn (engine/approvals.py, docs/adr/0015).
+  continues such a turn (engine/approvals.py, docs/adr/0015); a cancelled one
+  (``resume.cancelled``) yields ``turn_started`` only (ADR 0030).
 - Cancellation: cancelling the consuming task, or closing the generator (consume it with
   ``contextlib.aclosing``), cancels running agents and tool calls and returns only after
   the record holds their partial output (status ``cancelled``).
@@ -70,6 +71,8 @@ async def _events(
         agents=[agent.key for agent in participants],
         continues=snapshot.resume.continues if snapshot.resume is not None else None,
     )
+    if snapshot.resume is not None and snapshot.resume.cancelled:
+        return  # cancelled while it waited: the decisions refuse its calls, nothing runs
     await ctx.load_counters([*(agent.model for agent in participants), snapshot.manager_model])
     async with closing_stream(fold_history(ctx, participants)) as folding:
         async for event in folding:

@@ -58,6 +58,8 @@ async def _drive_engine(job: TurnJob, live: LiveTurn, record: TurnRecord) -> Tur
         with deadline_scope(job.timeout_s):
             async with asyncio.timeout(job.timeout_s + DEADLINE_BACKSTOP_S):
                 await _publish_events(job, live, record)
+        if job.snapshot.resume is not None and job.snapshot.resume.cancelled:
+            return TurnAbort.CANCELLED  # a paused turn cancelled: it ends as it starts
         if _hit_deadline(record):
             return TurnAbort.DEADLINE_EXCEEDED
     except TimeoutError:

@@ -32,6 +32,8 @@ from pantheon.settings import Settings
 from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ApprovalCreate, ApprovalDecision
 
+CANCELLED = "the turn was cancelled"  # why each call of a cancelled pause was rejected
+
 
 def awaiting_conflict(turn_id: uuid.UUID) -> Conflict:
     """409 for a new message while turn ``turn_id`` waits for a person's decision."""
@@ -72,9 +74,14 @@ def _decisions(state: ResumeState, given: Sequence[ApprovalDecision]) -> dict[st
 
 
 async def prepare_continuation(
-    db: AsyncSession, settings: Settings, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate
+    db: AsyncSession,
+    settings: Settings,
+    owner_id: uuid.UUID,
+    turn_id: str,
+    data: ApprovalCreate | None,
 ) -> TurnSnapshot:
-    """The snapshot of the turn that carries out the decisions on ``turn_id``."""
+    """The snapshot of the turn that carries out the decisions on ``turn_id``; ``data``
+    ``None``: the turn is cancelled, every pending call rejected (ADR 0030)."""
     turns = TurnRepository(db)
     turn = await turns.get(owner_id, turn_id)
     if turn is None:
@@ -85,8 +92,12 @@ async def prepare_continuation(
     if turn.status != "awaiting_approval" or turn.resume_state is None:
         raise Conflict(f"turn {turn.id} is not awaiting approval (status '{turn.status}')")
     state = ResumeState.model_validate_json(turn.resume_state)
-    decisions = _decisions(state, data.decisions)
-    resume = Resume(str(turn.id), state, decisions, decisions_note(state, decisions))
+    if data is None:
+        decisions = {call.id: Decision(False, CANCELLED) for _key, call in state.pending_calls()}
+    else:
+        decisions = _decisions(state, data.decisions)
+    note = decisions_note(state, decisions)
+    resume = Resume(str(turn.id), state, decisions, note, cancelled=data is None)
     return TurnSnapshot(
         turn_id=str(uuid.uuid4()),
         session_id=str(turn.session_id),

@@ -116,6 +116,12 @@ class TurnService:
         async with unit_of_work(self.db, write=False) as session:
             snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, data)
             limits = await _spend_limits(session, owner_id, snapshot, self.gateway)
+        return await self._continue(snapshot, owner_id, limits)
+
+    async def _continue(
+        self, snapshot: TurnSnapshot, owner_id: uuid.UUID, limits: list[Limit]
+    ) -> StartedTurn:
+        """Claim the decision ``snapshot`` carries out, then start its continuation."""
         live, job = self._prepare(snapshot, owner_id, None, None, limits)
         await claim_decision(self.db, snapshot)
         try:
@@ -251,19 +257,34 @@ class TurnService:
         return replay_events(self.db, turn_id, after)
 
     async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:
-        """Stop a running turn; what it produced so far is kept (status ``cancelled``)."""
+        """Stop a running turn; what it produced so far is kept (status ``cancelled``). A
+        turn awaiting approval is cancelled by its continuation, which is answered."""
         live, down = await self._running(owner_id, turn_id)
         if live is None:
             turn = await self._finished(owner_id, turn_id)
             if turn is None:
                 raise down or not_found("turn", turn_id)
-            raise Conflict(f"turn {turn_id} already finished with status '{turn.status}'")
-        live.cancel()
+            if turn.status != "awaiting_approval":
+                raise Conflict(f"turn {turn_id} already finished with status '{turn.status}'")
+            live = (await self._cancel_paused(owner_id, turn_id)).live
+            assert live is not None  # a continuation is always started here
+            turn_id = live.turn_id
+        else:
+            live.cancel()
         await live.wait_finished()
         turn = await self._finished(owner_id, turn_id)
         if turn is None:
             raise ServiceUnavailable(f"turn {turn_id} could not be saved")
         return turn_read(turn)
+
+    async def _cancel_paused(self, owner_id: uuid.UUID, turn_id: str) -> StartedTurn:
+        """Cancel a turn awaiting approval: a continuation that rejects every pending call
+        and runs nothing (no budget to check, nothing is paid), recorded ``cancelled``;
+        claimed like any decision, so a racing decision or cancel gets the 409 (ADR 0030)."""
+        self.registry.ensure_accepting()
+        async with unit_of_work(self.db, write=False) as session:
+            snapshot = await prepare_continuation(session, self.settings, owner_id, turn_id, None)
+        return await self._continue(snapshot, owner_id, [])
 
 
 def _canonical(ident: str) -> str:
