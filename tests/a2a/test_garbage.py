@@ -35,7 +35,7 @@ RPC_BODIES: list[bytes] = [
     rpc("SendMessage", {"message": 3}), rpc("SendMessage", {"message": {"parts": "x"}}),
     rpc("SendMessage", {"message": ODD_MESSAGE}),
     rpc("ListTasks", {"pageSize": -3}), rpc("ListTasks", {"statusTimestampAfter": "soon"}),
-    rpc("ListTasks", {"contextId": "not-a-uuid"}), rpc("ListTasks", {"status": "EXPLODED"}),
+    rpc("ListTasks", {"pageToken": "9" * 30}), rpc("ListTasks", {"status": "EXPLODED"}),
     rpc("CancelTask", {"id": 12}), rpc("SubscribeToTask", {"id": "nope"}),
 ]  # fmt: skip
 REST_CALLS: list[tuple[str, str, bytes | None]] = [
@@ -47,7 +47,7 @@ REST_CALLS: list[tuple[str, str, bytes | None]] = [
     ("GET", "/tasks?pageSize=abc", None),
     ("GET", "/tasks?status=EXPLODED", None),
     ("GET", "/tasks?statusTimestampAfter=yesterday", None),
-    ("GET", "/tasks?contextId=%00", None),
+    ("GET", "/tasks?pageSize=0", None),
     ("GET", f"/tasks/{UNKNOWN}?historyLength=lots", None),
     ("GET", "/tasks/%2e%2e", None),
     ("POST", f"/tasks/{UNKNOWN}:cancel", b"{oops"),

@@ -94,10 +94,12 @@ class ClientContext:
     """Context a client supplies itself instead of the session's (the OpenAI facade).
 
     ``history`` replaces the session's stored history when not ``None``; ``instructions``
-    go into every agent's system prompt (``AgentSnapshot.instructions``)."""
+    go into every agent's system prompt (``AgentSnapshot.instructions``); ``message_id``
+    is the client's id of its message (A2A's ``messageId``), kept with the turn."""
 
     history: tuple[HistoryEntry, ...] | None = None
     instructions: str | None = None
+    message_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,7 @@ class TurnSnapshot:
     # More unsummarised messages exist than were read (``turns.history_messages``).
     history_truncated: bool = False
     context: ContextSettings = field(default_factory=ContextSettings)
+    client_message_id: str | None = None  # ClientContext.message_id, kept in the record
     # A continuation of a turn paused for approval (engine/approvals.py), else None.
     resume: Resume | None = None
     interleaving: tuple[str | None, ...] = ()

@@ -238,5 +238,6 @@ async def prepare_turn(
         stored_history=stored,
         history_truncated=truncated,
         context=settings.context,
+        client_message_id=context.message_id if context is not None else None,
     )
     return Preflight(snapshot, budgeted=chat.budgeted)

@@ -22,6 +22,8 @@ from pantheon.engine.modes.specs import MODES, mode_spec
 A2A_PREFIX = "/a2a"
 SCHEME = "pantheonApiKey"
 TEXT = "text/plain"
+# How long a client may keep a card before revalidating it (its ETag makes that cheap).
+CARD_MAX_AGE_S = 300
 
 
 def room_path(room_id: str) -> str:

@@ -115,4 +115,6 @@ async def decide_task(caller: Caller, message: Message) -> Started:
         raise a2a_error(exc) from exc
     continued = await find(caller, task_id)  # its history now ends with the decisions
     requests = found.requests if continued is None else continued.requests
-    return Started(started, found.session_id, requests, task_id=found.task_id)
+    return Started(
+        started, found.session_id, requests, task_id=found.task_id, message_id=found.message_id
+    )

@@ -74,6 +74,7 @@ class TaskFold:
     task_id: str
     context_id: str
     requests: tuple[str, ...] = ()  # the user's message, then each decision: its history
+    message_id: str = ""  # the client's id of the user's message, when it gave one
     transcript: Transcript = field(default_factory=Transcript)
     answer: list[str] = field(default_factory=list)
     round: int = 0
@@ -175,6 +176,7 @@ class TaskFold:
         task = Task(id=self.task_id, context_id=self.context_id, status=status)
         for index, request in enumerate(self.requests):
             ident = f"{self.task_id}-request" + (f"-{index}" if index else "")
+            ident = (self.message_id or ident) if index == 0 else ident
             task.history.append(
                 text_message(request, self.task_id, self.context_id, Role.ROLE_USER, ident)
             )

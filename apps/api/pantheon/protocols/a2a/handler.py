@@ -45,7 +45,7 @@ from pantheon.errors import AppError, Conflict
 from pantheon.protocols.a2a.decide import decide_task
 from pantheon.protocols.a2a.fold import TaskFold
 from pantheon.protocols.a2a.store import TurnTaskStore
-from pantheon.protocols.a2a.tasks import Caller, caller_of, find
+from pantheon.protocols.a2a.tasks import Caller, caller_of, find, history_length, trim_history
 from pantheon.protocols.a2a.turns import Started, a2a_error, start_turn
 
 TERMINAL = frozenset({
@@ -85,13 +85,13 @@ class TurnRequestHandler(RequestHandler):
         """Run the turn (or a paused task's continuation); answer when it ends, or at
         once with ``returnImmediately``."""
         caller = caller_of(context)
+        history_length(params.configuration)  # refuses a negative one before the turn
         started = await _start(caller, params.message)
         fold = _fold(started)
-        if params.configuration.return_immediately:
-            return fold.task()
-        async for event in _events(caller, started.turn.turn_id):
-            fold.feed(event)
-        return fold.task()
+        if not params.configuration.return_immediately:
+            async for event in _events(caller, started.turn.turn_id):
+                fold.feed(event)
+        return trim_history(fold.task(), params.configuration)
 
     @validate_request_params
     async def on_message_send_stream(
@@ -121,17 +121,17 @@ class TurnRequestHandler(RequestHandler):
                 raise UnsupportedOperationError(f"task {params.id} is over ({state}): GetTask it")
             yield task  # waits for a person: nothing more will happen in this turn
             return
-        fold = TaskFold(found.task_id, found.session_id, requests=found.requests)
+        fold = TaskFold(
+            found.task_id, found.session_id, requests=found.requests, message_id=found.message_id
+        )
         async for event in self._follow(caller, fold, found.turn_id):
             yield event
 
     @validate_request_params
     async def on_get_task(self, params: GetTaskRequest, context: ServerCallContext) -> Task | None:
+        history_length(params)  # refuses a negative one before any lookup
         task = await self.tasks.get(params.id, context)
-        if task is not None and params.HasField("history_length"):
-            keep = max(params.history_length, 0)
-            del task.history[: len(task.history) - keep]
-        return task
+        return None if task is None else trim_history(task, params)
 
     @validate_request_params
     async def on_list_tasks(
@@ -188,4 +188,6 @@ async def _start(caller: Caller, message: Message) -> Started:
 
 
 def _fold(started: Started) -> TaskFold:
-    return TaskFold(started.task, started.session_id, requests=started.requests)
+    return TaskFold(
+        started.task, started.session_id, requests=started.requests, message_id=started.message_id
+    )

@@ -18,30 +18,42 @@ from pantheon.db.models import ChatSession, Turn, TurnDecision
 from pantheon.db.uow import unit_of_work
 from pantheon.live.meta import TurnMeta
 from pantheon.protocols.a2a.fold import STATES, TaskFold, task_state
-from pantheon.protocols.a2a.tasks import Caller, find, recorded_task
+from pantheon.protocols.a2a.tasks import (
+    Caller,
+    find,
+    history_length,
+    recorded_task,
+    trim_history,
+)
 from pantheon.turns.repository import TurnRepository
 
 PAGE_SIZE, MAX_PAGE_SIZE = 50, 100
+MAX_OFFSET = 2**31 - 1  # past any page this server gives (and inside every database's integers)
 MAX_CHAIN = 64  # decisions one task may take (a bound on walking back to its first turn)
 
 
 def _page(params: ListTasksRequest) -> tuple[int, int]:
-    size = params.page_size or PAGE_SIZE
+    size = params.page_size if params.HasField("page_size") else PAGE_SIZE
     if not 1 <= size <= MAX_PAGE_SIZE:
         raise InvalidParamsError(f"pageSize must be between 1 and {MAX_PAGE_SIZE}, not {size}")
     token = params.page_token or "0"
-    if not token.isdigit():
+    if not (token.isascii() and token.isdigit()) or int(token) > MAX_OFFSET:
         raise InvalidParamsError(f"pageToken '{token[:40]}' is not one this server gave")
     return size, int(token)
 
 
 def _context(params: ListTasksRequest) -> uuid.UUID | None:
-    if not params.context_id:
-        return None
+    """The session a ``contextId`` names; callers check ``_no_context`` first."""
+    return uuid.UUID(params.context_id) if params.context_id else None
+
+
+def _no_context(params: ListTasksRequest) -> bool:
+    """A ``contextId`` that cannot be a session's: an opaque string no task has."""
     try:
-        return uuid.UUID(params.context_id)
-    except ValueError as exc:
-        raise InvalidParamsError(f"contextId '{params.context_id[:40]}' is no session id") from exc
+        _context(params)
+    except ValueError:
+        return True
+    return False
 
 
 def _query(caller: Caller, params: ListTasksRequest, running: list[str]) -> Select[Turn]:
@@ -121,13 +133,19 @@ async def _running(caller: Caller, params: ListTasksRequest) -> list[tuple[TurnM
     return out
 
 
-async def _recorded(caller: Caller, turn: Turn, artifacts: bool) -> Task:
-    """A recorded turn as its task, under its first turn's id; artifacts only if asked
-    (they need the turn's event log)."""
+async def _recorded(caller: Caller, turn: Turn, params: ListTasksRequest) -> Task:
+    """A recorded turn as its task, under its first turn's id; artifacts and history only
+    if asked (they need the turn's event log)."""
     continues = None if turn.continues_id is None else str(turn.continues_id)
     task_id = await _first_turn(caller, str(turn.id), continues)
-    if artifacts and (found := await find(caller, task_id)) is not None and found.turn:
-        return await recorded_task(caller, found.turn, task_id, found.requests)
+    history = params.HasField("history_length") and params.history_length > 0
+    if params.include_artifacts or history:
+        found = await find(caller, task_id)
+        if found is not None and found.turn is not None:
+            task = await recorded_task(caller, found.turn, found)
+            if not params.include_artifacts:
+                del task.artifacts[:]
+            return trim_history(task, params)
     status = TaskStatus(state=task_state(turn.status))
     if turn.finished_at is not None:
         status.timestamp.FromDatetime(turn.finished_at)
@@ -137,6 +155,9 @@ async def _recorded(caller: Caller, turn: Turn, artifacts: bool) -> Task:
 async def list_tasks(caller: Caller, params: ListTasksRequest) -> ListTasksResponse:
     """One page of the caller's tasks of the room: running first, then recorded."""
     size, offset = _page(params)
+    history_length(params)  # refuses a negative one
+    if _no_context(params):
+        return ListTasksResponse(page_size=size)
     running = await _running(caller, params)
     query = _query(caller, params, [meta.turn_id for meta, _task in running])
     skip = max(offset - len(running), 0)
@@ -146,7 +167,7 @@ async def list_tasks(caller: Caller, params: ListTasksRequest) -> ListTasksRespo
         ordered = query.order_by(Turn.created_at.desc(), Turn.id.desc())
         limit = size - len(tasks)
         turns = list((await db.scalars(ordered.limit(limit).offset(skip))).all()) if limit else []
-    tasks += [await _recorded(caller, turn, params.include_artifacts) for turn in turns]
+    tasks += [await _recorded(caller, turn, params) for turn in turns]
     total = len(running) + recorded
     more = offset + len(tasks) < total
     return ListTasksResponse(

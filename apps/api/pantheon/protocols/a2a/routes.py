@@ -5,6 +5,7 @@ answers (401 missing key, 404 unknown room) and unknown paths take A2A's shapes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
@@ -17,8 +18,7 @@ from a2a.server.routes import (
     create_jsonrpc_routes,
     create_rest_routes,
 )
-from a2a.types.a2a_pb2 import TaskState
-from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH
+from a2a.utils.constants import AGENT_CARD_WELL_KNOWN_PATH, VERSION_HEADER
 from a2a.utils.error_handlers import build_rest_error_payload
 from a2a.utils.errors import (
     A2AError,
@@ -36,8 +36,9 @@ from pantheon.db.models import Agent, Room
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
 from pantheon.errors import ErrorShapes, Unauthorized
-from pantheon.protocols.a2a.card import A2A_PREFIX, room_card
+from pantheon.protocols.a2a.card import A2A_PREFIX, CARD_MAX_AGE_S, room_card
 from pantheon.protocols.a2a.handler import TurnRequestHandler
+from pantheon.protocols.a2a.requests import Problem, spec_status, unreadable, version_of
 from pantheon.protocols.a2a.tasks import CALLER, Caller
 from pantheon.rooms.repository import RoomRepository
 
@@ -51,19 +52,24 @@ class CallerContextBuilder(DefaultServerCallContextBuilder):
     def build(self, request: Request) -> ServerCallContext:
         context = super().build(request)
         context.state[CALLER] = request.state.a2a_caller
+        if (version := version_of(request)) is not None:
+            context.state["headers"][VERSION_HEADER.lower()] = version
         return context
 
 
 def _error(
-    rpc: bool, status: int, error: A2AError, headers: dict[str, str] | None = None,
+    rpc: bool, status: int, error: Problem, headers: dict[str, str] | None = None,
     ident: object = None,
 ) -> Response:  # fmt: skip
     """``error`` in the binding's shape: JSON-RPC's, or HTTP+JSON's (``google.rpc.Status``)."""
     request_id = ident if isinstance(ident, str | int) else None
-    body = build_error_response(request_id, error) if rpc else build_rest_error_payload(error)
-    if not rpc:
-        body["error"]["code"] = status
-    return JSONResponse(body, status_code=status, headers=headers)
+    if rpc:
+        return JSONResponse(build_error_response(request_id, error), status, headers)
+    body = build_rest_error_payload(
+        error if isinstance(error, A2AError) else InvalidParamsError(error.message)
+    )
+    body["error"]["code"] = status
+    return spec_status(JSONResponse(body, status_code=status, headers=headers))
 
 
 async def _principal(services: Services, request: Request) -> Principal:
@@ -84,37 +90,6 @@ async def _room(
         return room, [agent for _member, agent in roster[room.id]]
 
 
-def _no_state(status: object) -> A2AError | None:
-    if isinstance(status, str) and status and status not in TaskState.keys():  # noqa: SIM118
-        states = ", ".join(TaskState.keys())
-        return InvalidParamsError(f"status '{status[:40]}' is no task state ({states})")
-    return None
-
-
-async def _unreadable(request: Request, rpc: bool) -> tuple[A2AError, object] | None:
-    """What the SDK's parsers would not refuse cleanly, with the JSON-RPC id to answer:
-    an HTTP+JSON body that is not UTF-8 (a 500 there), a ``ListTasks`` status that names no task
-    state (ignored there, so everything was listed)."""
-    try:
-        text = (await request.body()).decode()
-    except UnicodeDecodeError:  # the JSON-RPC binding answers it (-32700)
-        return None if rpc else (InvalidParamsError("the request body is not UTF-8 text"), None)
-    if not rpc:
-        problem = _no_state(request.query_params.get("status"))
-        return None if problem is None else (problem, None)
-    if '"ListTasks"' not in text:  # only a ListTasks body is read here (and it is small)
-        return None
-    try:
-        call = json.loads(text)
-    except ValueError:
-        return None  # the SDK answers it (-32700)
-    if not isinstance(call, dict) or call.get("method") != "ListTasks":
-        return None
-    params = call.get("params")
-    problem = _no_state(params.get("status") if isinstance(params, dict) else None)
-    return None if problem is None else (problem, call.get("id"))
-
-
 def _guarded(endpoint: Endpoint, *, rpc: bool) -> Endpoint:
     """``endpoint`` for an authenticated caller of one of their own rooms."""
 
@@ -130,31 +105,47 @@ def _guarded(endpoint: Endpoint, *, rpc: bool) -> Endpoint:
         found = await _room(services, principal.user_id, room_id)
         if found is None:
             return _error(rpc, 404, TaskNotFoundError(f"room {room_id[:64]} not found"))
-        if (problem := await _unreadable(request, rpc)) is not None:
+        if (problem := await unreadable(request, rpc)) is not None:
             return _error(rpc, 200 if rpc else 400, problem[0], ident=problem[1])
         request.state.a2a_caller = Caller(services, principal, found[0].id)
         request.state.a2a_room = found
-        return await endpoint(request)
+        response = await endpoint(request)
+        return response if rpc else spec_status(response)
 
     return guarded
 
 
 async def _card(request: Request) -> Response:
+    """The room's card, cacheable by its caller only (``keys`` mode: it is the owner's),
+    revalidated by its ``ETag`` (304 while the room and roster are unchanged)."""
     services = services_of(request.app)
     assert services is not None
     room, roster = request.state.a2a_room
     base = str(request.base_url).rstrip("/")
     keys = services.settings.auth_mode == "keys"
     card = room_card(room, roster, base, keys, request.app.version)
-    return JSONResponse(agent_card_to_dict(card))
+    body = json.dumps(agent_card_to_dict(card), separators=(",", ":")).encode()
+    tag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    headers = {"ETag": tag, "Cache-Control": f"private, max-age={CARD_MAX_AGE_S}"}
+    if _matches(request.headers.get("if-none-match", ""), tag):
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
+
+
+def _matches(if_none_match: str, tag: str) -> bool:
+    """Whether ``If-None-Match`` names ``tag`` (weakly, as RFC 9110 compares for GET)."""
+    given = {t.strip().removeprefix("W/") for t in if_none_match.split(",")}
+    return "*" in given or tag in given
 
 
 def _wrap(routes: Sequence[BaseRoute], *, rpc: bool) -> list[BaseRoute]:
-    """The SDK's routes behind the guard (its per-tenant copies left out: no tenants)."""
+    """The SDK's routes behind the guard (its per-tenant copies left out: no tenants); the
+    JSON-RPC URL also with a trailing slash, as a client may join it."""
     return [
-        Route(r.path, _guarded(r.endpoint, rpc=rpc), methods=list(r.methods or []))
+        Route(path, _guarded(r.endpoint, rpc=rpc), methods=list(r.methods or []))
         for r in routes
         if isinstance(r, Route)
+        for path in ([r.path, r.path + "/"] if rpc else [r.path])
     ]
 
 
@@ -178,7 +169,12 @@ def mount_a2a(app: FastAPI, shapes: ErrorShapes) -> None:
     context = CallerContextBuilder()
     jsonrpc = create_jsonrpc_routes(handler, rpc_url=ROOM, context_builder=context)
     rest = create_rest_routes(handler, context_builder=context, path_prefix=ROOM)
-    card = Route(ROOM + AGENT_CARD_WELL_KNOWN_PATH, _guarded(_card, rpc=False), methods=["GET"])
-    routes = [card, *_wrap(jsonrpc, rpc=True), *_wrap(rest, rpc=False)]
+    card = [
+        Route(
+            ROOM + AGENT_CARD_WELL_KNOWN_PATH + slash, _guarded(_card, rpc=False), methods=["GET"]
+        )
+        for slash in ("", "/")
+    ]
+    routes = [*card, *_wrap(jsonrpc, rpc=True), *_wrap(rest, rpc=False)]
     app.router.routes.append(Mount(A2A_PREFIX, app=Router(routes)))
     shapes.register(A2A_PREFIX + "/", a2a_shape)

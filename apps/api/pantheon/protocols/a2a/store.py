@@ -22,8 +22,11 @@ class TurnTaskStore(TaskStore):
         if found is None:
             return None
         if found.turn is not None:
-            return await recorded_task(caller, found.turn, found.task_id, found.requests)
-        return TaskFold(found.task_id, found.session_id, requests=found.requests).task()
+            return await recorded_task(caller, found.turn, found)
+        fold = TaskFold(
+            found.task_id, found.session_id, requests=found.requests, message_id=found.message_id
+        )
+        return fold.task()
 
     async def list(self, params: ListTasksRequest, context: ServerCallContext) -> ListTasksResponse:
         """Running tasks first, then recorded ones, newest first (``listing``)."""

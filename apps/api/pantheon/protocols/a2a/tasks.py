@@ -10,7 +10,8 @@ import uuid
 from dataclasses import dataclass
 
 from a2a.server.context import ServerCallContext
-from a2a.types.a2a_pb2 import Task
+from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest, SendMessageConfiguration, Task
+from a2a.utils.errors import InvalidParamsError
 
 from pantheon.auth import Principal
 from pantheon.db.models import Turn
@@ -55,6 +56,7 @@ class Found:
     live: LiveView | None = None
     turn: Turn | None = None
     requests: tuple[str, ...] = ()
+    message_id: str = ""  # the client's id of the first message (``client_message_id``)
 
     @property
     def decided(self) -> bool:
@@ -81,7 +83,9 @@ async def _continued(caller: Caller, found: Found) -> Found:
             caller.owner_id, turn_id
         )  # fmt: skip
         requests = (*found.requests, decision.note)
-        found = Found(found.task_id, turn_id, found.session_id, live, turn, requests)
+        found = Found(
+            found.task_id, turn_id, found.session_id, live, turn, requests, found.message_id
+        )
     return found
 
 
@@ -98,18 +102,31 @@ async def find(caller: Caller, task_id: str) -> Found | None:
     if turn is None or not await _in_room(caller, turn.session_id):
         return None
     head = Found(
-        str(turn.id), str(turn.id), str(turn.session_id), turn=turn, requests=(turn.message,)
-    )
+        str(turn.id), str(turn.id), str(turn.session_id), turn=turn, requests=(turn.message,),
+        message_id=client_message_id(turn),
+    )  # fmt: skip
     return await _continued(caller, head)
 
 
-async def recorded_task(
-    caller: Caller, turn: Turn, task_id: str = "", requests: tuple[str, ...] = ()
-) -> Task:
-    """A recorded turn as its task (``task_id``: the chain's first turn, if not this one):
-    its events folded again, its status from the record."""
+def client_message_id(turn: Turn) -> str:
+    """The id the client gave the turn's message (kept in its snapshot), else ``""``."""
+    try:
+        kept = json.loads(turn.snapshot or "{}").get("client_message_id")
+    except (ValueError, AttributeError):
+        return ""
+    return kept if isinstance(kept, str) else ""
+
+
+async def recorded_task(caller: Caller, turn: Turn, found: Found | None = None) -> Task:
+    """A recorded turn as its task (``found``: the task it is the newest turn of, when not
+    its own): its events folded again, its status from the record."""
+    if found is None:
+        found = Found(
+            str(turn.id), str(turn.id), str(turn.session_id), turn=turn,
+            requests=(turn.message,), message_id=client_message_id(turn),
+        )  # fmt: skip
     fold = TaskFold(
-        task_id or str(turn.id), str(turn.session_id), requests=requests or (turn.message,)
+        found.task_id, str(turn.session_id), requests=found.requests, message_id=found.message_id
     )
     async for _seq, data in await caller.services.turns.events(caller.owner_id, str(turn.id), 0):
         fold.feed(json.loads(data))
@@ -117,3 +134,23 @@ async def recorded_task(
         fold.transcript.status = turn.status
         fold.transcript.error_code = turn.error_code
     return fold.task()
+
+
+HistoryAsked = GetTaskRequest | ListTasksRequest | SendMessageConfiguration
+
+
+def history_length(params: HistoryAsked) -> int | None:
+    """How many of a task's newest history messages a request wants (``None``: all)."""
+    if not params.HasField("history_length"):
+        return None
+    if params.history_length < 0:
+        raise InvalidParamsError(f"historyLength must be 0 or more, not {params.history_length}")
+    return params.history_length
+
+
+def trim_history(task: Task, params: HistoryAsked) -> Task:
+    """``task`` with only the newest ``historyLength`` messages of its history."""
+    keep = history_length(params)
+    if keep is not None:
+        del task.history[: max(len(task.history) - keep, 0)]
+    return task

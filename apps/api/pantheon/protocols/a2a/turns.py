@@ -16,6 +16,7 @@ from a2a.utils.errors import (
 from pydantic import ValidationError
 
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.snapshot import ClientContext
 from pantheon.errors import AppError, NotFound, Unprocessable
 from pantheon.facade.repository import FacadeRepository
 from pantheon.limits import limit_turn_rate
@@ -36,6 +37,7 @@ class Started:
     session_id: str
     requests: tuple[str, ...]
     task_id: str = ""
+    message_id: str = ""  # the client's id of the task's first message
 
     @property
     def task(self) -> str:
@@ -96,10 +98,13 @@ async def start_turn(caller: Caller, message: Message) -> Started:
     except AppError as exc:
         raise a2a_error(exc) from exc
     try:
-        started = await caller.services.turns.start(caller.owner_id, session_id, data, None)
+        context = ClientContext(message_id=message.message_id or None)
+        started = await caller.services.turns.start(
+            caller.owner_id, session_id, data, None, context
+        )
     except AppError as exc:
         if opened:
             async with unit_of_work(caller.services.db, write=True) as db:
                 await FacadeRepository(db).delete_unused_session(uuid.UUID(session_id))
         raise a2a_error(exc) from exc
-    return Started(started, session_id, (text,))
+    return Started(started, session_id, (text,), message_id=message.message_id)
