@@ -4,7 +4,7 @@ replayed), chat completions, the Responses API (live and resumed) and AG-UI.
 CRLF is legal SSE, but parsers that split on "\\n" and end an event at an empty line read
 nothing from it (the Open Responses compliance suite's parser found no event at all in
 Pantheon's streams). The bytes are checked as they come, and read back with such a
-parser, which must find every event."""
+parser (``tests.sse.lf_events``), which must find every event."""
 
 from __future__ import annotations
 
@@ -15,21 +15,7 @@ from typing import Any
 import httpx
 
 from tests.factories import create_agent, create_room, create_session
-
-
-def lf_events(raw: bytes) -> list[str]:
-    """The ``data`` of each event, read the way a strict LF parser reads a stream: split
-    on "\\n", an event ends at an empty line (keep-alive comments skipped)."""
-    assert b"\r" not in raw, f"a CR in the stream: {raw[:200]!r}"
-    assert raw.endswith(b"\n\n"), f"the stream does not end with an empty line: {raw[-80:]!r}"
-    events, data = [], None
-    for line in raw.decode().split("\n"):
-        if line.startswith("data: "):
-            data = line.removeprefix("data: ")
-        elif line == "" and data is not None:
-            events.append(data)
-            data = None
-    return events
+from tests.sse import lf_events
 
 
 async def _turn(client: httpx.AsyncClient) -> tuple[list[str], list[str]]:

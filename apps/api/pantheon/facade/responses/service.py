@@ -17,7 +17,7 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pantheon.db.uow import unit_of_work
@@ -113,11 +113,12 @@ class ResponsesService:
         The live registry is asked first: a turn leaves it only once it is recorded."""
         turn_id = turn_of(resp_id)
         live = await self.facade.turns.live_turn(owner_id, turn_id)
-        created = int(time.time())
+        created, finished = int(time.time()), None
         async with unit_of_work(self.facade.turns.db, write=False) as db:
             session_id: str | uuid.UUID | None = None if live is None else live.session_id
             if live is None and (turn := await TurnRepository(db).get(owner_id, turn_id)):
                 session_id, created = turn.session_id, int(turn.created_at.timestamp())
+                finished = None if turn.finished_at is None else int(turn.finished_at.timestamp())
             chat = (
                 None
                 if session_id is None
@@ -127,9 +128,9 @@ class ResponsesService:
         if chat is None:
             raise ModelNotFound(f"response '{resp_id}' not found")
         if kept is not None:
-            return kept
+            return replace(kept, finished_at=finished)
         model = f"room-{chat.room_id}" if chat.room_id else f"agent-{chat.agent_id}"
-        return ResponseMeta(resp_id, model=model, created_at=created)
+        return ResponseMeta(resp_id, model=model, created_at=created, finished_at=finished)
 
     async def turn_events(self, owner_id: uuid.UUID, resp_id: str) -> AsyncIterator[dict[str, Any]]:
         """The response's turn events from the first; 404 when there is no such response."""
