@@ -1,4 +1,5 @@
-"""SSE helpers for tests, on top of ``httpx-sse`` (no hand-written parser).
+"""SSE helpers for tests, on top of ``httpx-sse``; ``lf_events`` alone reads a stream by
+hand, on purpose, as the strictest parsers do.
 
 An event is ``(id, data)``: the SSE ``id:`` as an int and the ``data:`` JSON as a dict.
 """
@@ -97,3 +98,20 @@ async def wait_finished(
             return detail
         await asyncio.sleep(0.01)
     raise AssertionError(f"turn {turn_id} still running after {attempts} polls")
+
+
+def lf_events(raw: bytes) -> list[str]:
+    """The ``data`` of each event, read the way the Open Responses compliance suite reads
+    a stream: split on "\\n", an event ends at an empty line. CRLF is legal SSE, yet such a
+    parser reads nothing from it, so a CR anywhere fails here."""
+    assert b"\r" not in raw, f"a CR in the stream: {raw[:200]!r}"
+    assert raw.endswith(b"\n\n"), f"the stream does not end with an empty line: {raw[-80:]!r}"
+    events: list[str] = []
+    data: str | None = None
+    for line in raw.decode().split("\n"):
+        if line.startswith("data: "):
+            data = line.removeprefix("data: ")
+        elif line == "" and data is not None:
+            events.append(data)
+            data = None
+    return events

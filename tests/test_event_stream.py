@@ -16,7 +16,7 @@ from sse_starlette import ServerSentEvent
 from sse_starlette.sse import SendTimeoutError
 from starlette.types import Message, Receive, Scope, Send
 
-from pantheon.event_stream import SSE_HEADERS, EventStream
+from pantheon.event_stream import SSE_HEADERS, Event, EventStream
 
 EVENTS = 5
 
@@ -70,3 +70,34 @@ async def test_a_send_timeout_still_bounds_each_send(monkeypatch: pytest.MonkeyP
     response = EventStream(_events(), ping=600, send_timeout=0.01)
     with pytest.raises(SendTimeoutError):
         await response._send_with_timeout(stuck, {"type": "http.response.body", "body": b""})
+
+
+async def test_every_line_ends_with_lf_pings_too() -> None:
+    """Events, whatever object they come as, and the keep-alive comment: no CR anywhere
+    (tests/test_sse_line_endings.py checks each endpoint's stream)."""
+    pinged = anyio.Event()
+
+    async def events() -> AsyncIterator[Any]:
+        yield Event(data="one", id="1", event="first")
+        yield {"data": "two"}
+        await pinged.wait()
+        yield "three"
+
+    response = EventStream(events(), ping=0.01)
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        async def watched(message: Message) -> None:
+            if message.get("body", b"").startswith(b":"):
+                pinged.set()
+            await send(message)
+
+        await response(scope, receive, watched)
+
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        raw = (await client.get("/")).content
+    assert b"\r" not in raw
+    frames = raw.decode().split("\n\n")
+    assert frames[:2] == ["id: 1\nevent: first\ndata: one", "data: two"]
+    assert frames[2].startswith(": ping")
+    assert frames[-2:] == ["data: three", ""]

@@ -78,7 +78,7 @@ def _content(chunk: dict[str, Any]) -> str:
 
 
 async def _frame(send: Send, seq: int, event: dict[str, Any], *, more: bool) -> None:
-    body = f"id: {seq}\r\ndata: {json.dumps(event)}\r\n\r\n".encode()
+    body = f"id: {seq}\ndata: {json.dumps(event)}\n\n".encode()
     await send({"type": "http.response.body", "body": body, "more_body": more})
 
 

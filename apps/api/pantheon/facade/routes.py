@@ -9,11 +9,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
-from sse_starlette import ServerSentEvent
 
 from pantheon.deps import ServicesDep, UserIdDep
 from pantheon.errors import allowed_methods
-from pantheon.event_stream import SSE_HEADERS, EventStream
+from pantheon.event_stream import SSE_HEADERS, Event, EventStream
 from pantheon.facade.answers import complete, stream
 from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, openai_responses
 from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
@@ -70,13 +69,13 @@ async def create_chat_completion(
     }
     if completion.request.stream:
 
-        async def messages() -> AsyncIterator[ServerSentEvent]:
+        async def messages() -> AsyncIterator[Event]:
             with sse_listener("openai"):
                 async for data in stream(service, user, completion):
-                    yield ServerSentEvent(data=data)
+                    yield Event(data=data)
 
         keepalive = service.turns.settings.sse.keepalive_s
-        return EventStream(messages(), ping=keepalive, headers={**SSE_HEADERS, **headers}, sep="\n")
+        return EventStream(messages(), ping=keepalive, headers={**SSE_HEADERS, **headers})
     answer = await complete(service, user, completion)
     return JSONResponse(answer.model_dump(mode="json"), headers=headers)
 

@@ -9,11 +9,10 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
-from sse_starlette import ServerSentEvent
 
 from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.errors import Unprocessable, not_found
-from pantheon.event_stream import SSE_HEADERS, EventStream
+from pantheon.event_stream import SEP, SSE_HEADERS, Event, EventStream
 from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep
@@ -45,12 +44,12 @@ def _wants_stream(request: Request, stream: bool) -> bool:
 
 
 def sse_frame(seq: int, data: str) -> bytes:
-    """One event's SSE frame, byte for byte what ``ServerSentEvent(data, id).encode()``
-    gives for one-line data (event JSON never holds a raw line break), built without the
+    """One event's SSE frame, byte for byte what ``Event(data, id).encode()`` gives for
+    one-line data (event JSON never holds a raw line break), built without the
     object and its line splitting: it runs once per delta per listener."""
     if "\n" in data or "\r" in data:
-        return ServerSentEvent(data=data, id=str(seq)).encode()
-    return f"id: {seq}\r\ndata: {data}\r\n\r\n".encode()
+        return Event(data=data, id=str(seq)).encode()
+    return f"id: {seq}{SEP}data: {data}{SEP}{SEP}".encode()
 
 
 def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventStream:

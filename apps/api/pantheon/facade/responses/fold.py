@@ -12,13 +12,37 @@ that is what ``starting_after`` resumes from.
 
 from __future__ import annotations
 
+import copy
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from pantheon.facade.transcript import Transcript
 
 ItemKind = str  # "reasoning" | "message" | "function_call"
+# What a response reports for the request settings a turn does not apply (each of its
+# calls runs with its agent's own model settings; docs/openai.md): OpenAI's defaults.
+# Pantheon fits each history to the model's context window, which is truncation "auto".
+UNAPPLIED = {
+    "tools": [],
+    "tool_choice": "auto",
+    "parallel_tool_calls": False,
+    "text": {"format": {"type": "text"}},
+    "truncation": "auto",
+    "temperature": 1.0,
+    "top_p": 1.0,
+    "presence_penalty": 0.0,
+    "frequency_penalty": 0.0,
+    "top_logprobs": 0,
+    "reasoning": None,
+    "max_output_tokens": None,
+    "max_tool_calls": None,
+    "service_tier": "default",
+    "user": None,
+    "safety_identifier": None,
+    "prompt_cache_key": None,
+}
 _TERMINAL = {
     "completed": "response.completed",
     "failed": "response.failed",
@@ -39,6 +63,7 @@ class ResponseMeta:
     instructions: str | None = None
     previous_response_id: str | None = None
     metadata: dict[str, str] = field(default_factory=dict)
+    finished_at: int | None = None  # when its turn was recorded as over, once known
 
 
 @dataclass
@@ -59,6 +84,7 @@ class ResponseFold:
     status: str = "in_progress"
     error: dict[str, str] | None = None
     incomplete_reason: str | None = None
+    completed_at: int | None = None
     _open: _Item | None = None
     _seq: int = 0
 
@@ -96,6 +122,7 @@ class ResponseFold:
             "id": self.meta.id,
             "object": "response",
             "created_at": self.meta.created_at,
+            "completed_at": self.completed_at,
             "status": status or self.status,
             "model": self.meta.model,
             "output": [self._item_body(i, done=i is not self._open) for i in self.items],
@@ -112,15 +139,10 @@ class ResponseFold:
             else {"reason": self.incomplete_reason},
             "instructions": self.meta.instructions,
             "previous_response_id": self.meta.previous_response_id,
-            "background": self.meta.background,
+            "background": bool(self.meta.background),
             "store": self.meta.store,
             "metadata": self.meta.metadata,
-            "parallel_tool_calls": False,
-            "tool_choice": "auto",
-            "tools": [],
-            "temperature": None,
-            "top_p": None,
-            "text": {"format": {"type": "text"}},
+            **copy.deepcopy(UNAPPLIED),
         }
 
     def _event(self, kind: str, **fields: Any) -> dict[str, Any]:
@@ -166,7 +188,7 @@ class ResponseFold:
             item=self._item_body(item, done=False),
         )
         if kind == "message":
-            part = {"type": "output_text", "text": "", "annotations": []}
+            part = {"type": "output_text", "text": "", "annotations": [], "logprobs": []}
             return [
                 added,
                 self._event(
@@ -189,9 +211,11 @@ class ResponseFold:
         text = "".join(item.text)
         where = self._where(item)
         if item.kind == "message":
-            part = {"type": "output_text", "text": text, "annotations": []}
+            part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
             events = [
-                self._event("response.output_text.done", **where, content_index=0, text=text),
+                self._event(
+                    "response.output_text.done", **where, content_index=0, text=text, logprobs=[]
+                ),
                 self._event("response.content_part.done", **where, content_index=0, part=part),
             ]
         else:
@@ -236,7 +260,8 @@ class ResponseFold:
         status = "completed" if done else "in_progress"
         text = "".join(item.text)
         if item.kind == "message":
-            content = [{"type": "output_text", "text": text, "annotations": []}] if done else []
+            part = {"type": "output_text", "text": text, "annotations": [], "logprobs": []}
+            content = [part] if done else []
             return {"type": "message", "id": item.id, "status": status, "role": "assistant",
                     "content": content}  # fmt: skip
         if item.kind == "reasoning":
@@ -259,4 +284,5 @@ class ResponseFold:
             self.status, self.incomplete_reason = "incomplete", "awaiting_approval"
         else:
             self.status = "completed"
+            self.completed_at = self.meta.finished_at or int(time.time())
         return [self._event(_TERMINAL[self.status], response=self.response())]

@@ -11,10 +11,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import JSONResponse
-from sse_starlette import ServerSentEvent
 
 from pantheon.deps import ServicesDep, UserIdDep
-from pantheon.event_stream import SSE_HEADERS, EventStream
+from pantheon.event_stream import SSE_HEADERS, Event, EventStream
 from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, openai_responses
 from pantheon.facade.responses.fold import ResponseFold
 from pantheon.facade.responses.schemas import ResponseCreate
@@ -34,13 +33,13 @@ def _service(services: ServicesDep) -> ResponsesService:
 ServiceDep = Annotated[ResponsesService, Depends(_service)]
 
 
-def _sse(event: dict[str, Any]) -> ServerSentEvent:
-    return ServerSentEvent(data=json.dumps(event, separators=(",", ":")), event=event["type"])
+def _sse(event: dict[str, Any]) -> Event:
+    return Event(data=json.dumps(event, separators=(",", ":")), event=event["type"])
 
 
-def _event_stream(service: ResponsesService, events: AsyncIterator[ServerSentEvent]) -> Response:
+def _event_stream(service: ResponsesService, events: AsyncIterator[Event]) -> Response:
     keepalive = service.facade.turns.settings.sse.keepalive_s
-    return EventStream(events, ping=keepalive, headers=SSE_HEADERS, sep="\n")
+    return EventStream(events, ping=keepalive, headers=SSE_HEADERS)
 
 
 async def _live(
@@ -79,7 +78,7 @@ async def create_response(body: ResponseCreate, service: ServiceDep, user: UserI
     }
     if body.stream:
 
-        async def events() -> AsyncIterator[ServerSentEvent]:
+        async def events() -> AsyncIterator[Event]:
             with sse_listener("openai"):
                 async for event in _live(service, user, started):
                     yield _sse(event)
@@ -115,7 +114,7 @@ async def retrieve_response(
     turn_events = await service.turn_events(user, response_id)
     after = -1 if starting_after is None else starting_after
 
-    async def events() -> AsyncIterator[ServerSentEvent]:
+    async def events() -> AsyncIterator[Event]:
         with sse_listener("openai"):
             for event in fold.start():
                 if event["sequence_number"] > after:

@@ -17,7 +17,7 @@ import json
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pantheon.db.uow import unit_of_work
@@ -28,6 +28,7 @@ from pantheon.facade.responses.records import keep_request, kept_meta
 from pantheon.facade.responses.request import to_chat
 from pantheon.facade.responses.schemas import ResponseCreate
 from pantheon.facade.service import Completion, FacadeService
+from pantheon.live.records import replay_events
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.service import SessionService
 from pantheon.turns.repository import TurnRepository
@@ -35,7 +36,7 @@ from pantheon.turns.repository import TurnRepository
 PREFIX = "resp_"
 # A GET of a running response shows what its turn produced so far: the events already
 # there arrive at once, so a pause this long means the fold has caught up; a turn that
-# streams without pause is read for at most SNAPSHOT_S.
+# streams without pause is read for at most SNAPSHOT_S. A recorded turn is read whole.
 CAUGHT_UP_S = 0.02
 SNAPSHOT_S = 0.25
 
@@ -112,11 +113,12 @@ class ResponsesService:
         The live registry is asked first: a turn leaves it only once it is recorded."""
         turn_id = turn_of(resp_id)
         live = await self.facade.turns.live_turn(owner_id, turn_id)
-        created = int(time.time())
+        created, finished = int(time.time()), None
         async with unit_of_work(self.facade.turns.db, write=False) as db:
             session_id: str | uuid.UUID | None = None if live is None else live.session_id
             if live is None and (turn := await TurnRepository(db).get(owner_id, turn_id)):
                 session_id, created = turn.session_id, int(turn.created_at.timestamp())
+                finished = None if turn.finished_at is None else int(turn.finished_at.timestamp())
             chat = (
                 None
                 if session_id is None
@@ -126,9 +128,9 @@ class ResponsesService:
         if chat is None:
             raise ModelNotFound(f"response '{resp_id}' not found")
         if kept is not None:
-            return kept
+            return replace(kept, finished_at=finished)
         model = f"room-{chat.room_id}" if chat.room_id else f"agent-{chat.agent_id}"
-        return ResponseMeta(resp_id, model=model, created_at=created)
+        return ResponseMeta(resp_id, model=model, created_at=created, finished_at=finished)
 
     async def turn_events(self, owner_id: uuid.UUID, resp_id: str) -> AsyncIterator[dict[str, Any]]:
         """The response's turn events from the first; 404 when there is no such response."""
@@ -141,18 +143,37 @@ class ResponsesService:
         return _decoded(source)
 
     async def snapshot(self, owner_id: uuid.UUID, resp_id: str) -> dict[str, Any]:
-        """The response as it stands: whole once recorded, so far while it runs."""
-        fold = ResponseFold(await self.meta_of(owner_id, resp_id))
-        events = await self.turn_events(owner_id, resp_id)
-        until = asyncio.get_running_loop().time() + SNAPSHOT_S
-        async with contextlib.aclosing(events):  # type: ignore[type-var]
-            while not fold.finished and asyncio.get_running_loop().time() < until:
-                try:
-                    event = await asyncio.wait_for(anext(events), CAUGHT_UP_S)
-                except (StopAsyncIteration, TimeoutError):
-                    break
-                fold.feed(event)
+        """The response as it stands: whole once recorded, so far while it runs.
+
+        Its status never goes backwards: a turn commits before anyone is told how it ended,
+        so what the live read leaves open is settled by the record, read whole however
+        long that takes; only a turn not recorded yet answers ``in_progress``."""
+        meta = await self.meta_of(owner_id, resp_id)
+        turn_id = turn_of(resp_id)
+        live = await self.facade.turns.live_turn(owner_id, turn_id)
+        fold = ResponseFold(meta)
+        if live is not None:
+            await _read_so_far(fold, _decoded(live.stream(0)))
+            if fold.finished:
+                return fold.response()
+        recorded = await self._recorded(owner_id, turn_id)
+        if recorded is None:
+            if live is None:  # gone from the registry, yet not recorded: its write failed
+                raise ModelNotFound(f"response '{resp_id}' not found")
+            return fold.response()
+        fold = ResponseFold(meta)
+        async for event in recorded:
+            fold.feed(event)
         return fold.response()
+
+    async def _recorded(
+        self, owner_id: uuid.UUID, turn_id: str
+    ) -> AsyncIterator[dict[str, Any]] | None:
+        """The recorded turn's events from the first; None while it is not recorded."""
+        db = self.facade.turns.db
+        async with unit_of_work(db, write=False) as session:
+            turn = await TurnRepository(session).get(owner_id, turn_id)
+        return None if turn is None else _decoded(replay_events(db, turn.id, 0))
 
     async def cancel(self, owner_id: uuid.UUID, resp_id: str) -> dict[str, Any]:
         """Stop the response's turn if it runs; the response as it then stands."""
@@ -162,6 +183,20 @@ class ResponsesService:
             live.cancel()
             await live.wait_finished()
         return await self.snapshot(owner_id, resp_id)
+
+
+async def _read_so_far(fold: ResponseFold, events: AsyncIterator[dict[str, Any]]) -> None:
+    """Feed ``fold`` what a running turn has published: the events already there arrive at
+    once, so a pause of ``CAUGHT_UP_S`` means it has caught up; at most ``SNAPSHOT_S``."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + SNAPSHOT_S
+    async with contextlib.aclosing(events):  # type: ignore[type-var]
+        while not fold.finished and loop.time() < until:
+            try:
+                event = await asyncio.wait_for(anext(events), CAUGHT_UP_S)
+            except (StopAsyncIteration, TimeoutError):
+                return
+            fold.feed(event)
 
 
 async def _decoded(source: AsyncIterator[tuple[int, str]]) -> AsyncIterator[dict[str, Any]]:

@@ -8,12 +8,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Request, Response
-from sse_starlette import ServerSentEvent
 
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import PrincipalDep, ServicesDep
 from pantheon.errors import error_responses, not_found
-from pantheon.event_stream import SSE_HEADERS, EventStream
+from pantheon.event_stream import SSE_HEADERS, Event, EventStream
 from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 from pantheon.protocols.agui.request import parse_run
@@ -23,8 +22,6 @@ from pantheon.rooms.repository import RoomRepository
 
 AGUI_PREFIX = "/agui"
 router = APIRouter(prefix=AGUI_PREFIX, tags=["ag-ui"])
-# AG-UI clients split events on a blank line of plain "\n" (not "\r\n").
-SEP = "\n"
 RUN_BODY = {
     "required": True,
     "content": {
@@ -61,13 +58,13 @@ async def run_room(
     caller = RoomCaller(services, principal, room.id)
     started = await start_run(caller, run)
 
-    async def messages() -> AsyncIterator[ServerSentEvent]:
+    async def messages() -> AsyncIterator[Event]:
         with sse_listener("agui"):
             async for data in run_events(caller, started):
-                yield ServerSentEvent(data=data, sep=SEP)
+                yield Event(data=data)
 
     headers = {**SSE_HEADERS, "X-Pantheon-Session": str(run.thread_id)}
     if started.turn_id:
         headers["X-Pantheon-Turn"] = started.turn_id
     keepalive = services.settings.sse.keepalive_s
-    return EventStream(messages(), ping=keepalive, headers=headers, sep=SEP)
+    return EventStream(messages(), ping=keepalive, headers=headers)
