@@ -61,6 +61,10 @@ async def test_inputs_that_are_no_run_are_422(client: httpx.AsyncClient) -> None
     assert "message" in await _refused(client, rid, run_input("   "), 422)
     wrong_mode = run_input(forwardedProps={"pantheon": {"mode": "chaos"}})
     assert "mode" in await _refused(client, rid, wrong_mode, 422)
+    unknown = run_input(forwardedProps={"pantheon": {"mode": "manual", "colour": 1, "agent": "a"}})
+    assert "unknown turn option(s) agent, colour" in await _refused(client, rid, unknown, 422)
+    not_options = run_input(forwardedProps={"pantheon": "roundtable"})
+    assert "must be an object" in await _refused(client, rid, not_options, 422)
     assert "runId" in await _refused(client, rid, run_input(run="x" * 300), 422)
     assert "runId" in await _refused(client, rid, run_input(run="r\u0000n"), 422)
 

@@ -23,6 +23,7 @@ from pantheon.errors import Unprocessable
 from pantheon.turns.schemas import ApprovalCreate, ApprovalDecision, TurnCreate
 
 CANCELLED = "cancelled in the AG-UI client"
+TURN_OPTIONS = ("mode", "rerun_from")  # of TurnCreate, what forwardedProps.pantheon may set
 _PROBLEMS = 5
 
 
@@ -74,12 +75,23 @@ def _text(run: RunAgentInput) -> str:
 
 
 def _options(run: RunAgentInput) -> dict[str, Any]:
-    """``forwardedProps.pantheon``'s turn options (``mode``, ``rerun_from``)."""
+    """``forwardedProps.pantheon``'s turn options (``TURN_OPTIONS``); other keys of
+    ``forwardedProps`` are other parties' and not read."""
     props = run.forwarded_props
-    ours = props.get("pantheon") if isinstance(props, dict) else None
-    if not isinstance(ours, dict):
+    if not isinstance(props, dict) or props.get("pantheon") is None:
         return {}
-    return {name: ours[name] for name in ("mode", "rerun_from") if name in ours}
+    ours = props["pantheon"]
+    if not isinstance(ours, dict):
+        raise Unprocessable(
+            f"forwardedProps.pantheon must be an object of turn options ({', '.join(TURN_OPTIONS)})"
+        )
+    unknown = sorted(str(name) for name in ours if name not in TURN_OPTIONS)
+    if unknown:
+        raise Unprocessable(
+            f"forwardedProps.pantheon: unknown turn option(s) {', '.join(unknown)[:200]}; "
+            f"the options are {', '.join(TURN_OPTIONS)}"
+        )
+    return dict(ours)
 
 
 def _context(run: RunAgentInput) -> str | None:

@@ -71,6 +71,12 @@ async def _run_of_key(caller: RoomCaller, thread: uuid.UUID, run_id: str) -> str
     return None if turn is None else str(turn.id)
 
 
+async def _running_on(caller: RoomCaller, thread: uuid.UUID) -> bool:
+    """Whether one of the caller's turns is running on the thread (on any replica)."""
+    running = await caller.services.live_backend.running_of(caller.owner_id)
+    return any(meta.session_id == str(thread) for meta in running)
+
+
 async def start_run(caller: RoomCaller, request: RunRequest) -> Run:
     """The run's turn: started now, or the one this request names again."""
     if request.decisions is not None:
@@ -89,7 +95,9 @@ async def start_run(caller: RoomCaller, request: RunRequest) -> Run:
             caller.owner_id, str(thread), request.turn, request.run_id, context
         )
     except AppError as exc:
-        if opened:  # a thread opened for a turn that never started is removed again
+        # A thread opened for a turn that never started is removed again, unless a run
+        # posted at the same time runs a turn on it (this one was refused as busy, say).
+        if opened and not await _running_on(caller, thread):
             await drop_unused(caller.services.db, thread)
         return Run(request, refusal=exc)
     return Run(request, started.turn_id, reconnect=started.live is None)

@@ -23,7 +23,6 @@ from fastapi import FastAPI
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INTERNAL_ERROR,
@@ -50,23 +49,24 @@ from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
 from pantheon.errors import AppError, ErrorShapes
 from pantheon.protocols.mcp_server.catalogue import Target, targets, tool_schema
+from pantheon.protocols.mcp_server.door import (
+    Replay,
+    invalid_id_refusal,
+    jsonrpc_error,
+    rebinding_refusal,
+    without_padding,
+)
 from pantheon.protocols.mcp_server.listen import ToolWatch
 from pantheon.protocols.mcp_server.run import ToolCall
 from pantheon.settings import Settings
 
 MCP_PATH = "/mcp"
 _PRINCIPAL = "pantheon.mcp.principal"
-_LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 INSTRUCTIONS = (
     "Each tool is a Pantheon room (room_*: several AI agents answer together, in the "
     "room's mode) or one agent (agent_*). Pass a message; pass the session_id a result "
     "returned to continue that conversation."
 )
-
-
-def jsonrpc_error(message: str, code: int = INVALID_REQUEST) -> dict[str, Any]:
-    """A JSON-RPC error body without a request id (the request was refused before it)."""
-    return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
 
 
 def jsonrpc_shape(status: int, message: str, _code: str) -> tuple[int, dict[str, Any]]:
@@ -174,19 +174,10 @@ class _Progress:
         await self.ctx.session.report_progress(self.count, None, message)
 
 
-def _security(settings: Settings) -> TransportSecuritySettings | None:
-    if settings.auth_mode != "local":
-        return None  # a key guards every request
-    hosts = [h for host in _LOOPBACK for h in (host, f"{host}:*")]
-    origins = [o for host in _LOOPBACK for o in (f"http://{host}", f"http://{host}:*")]
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
-    )
-
-
 @dataclass
 class McpEndpoint:
-    """The ASGI app at ``/mcp``: authenticate, then hand the request to the SDK."""
+    """The ASGI app at ``/mcp``: guard (door.py), authenticate, then hand the request to
+    the SDK."""
 
     manager: StreamableHTTPSessionManager
 
@@ -196,18 +187,33 @@ class McpEndpoint:
             refused = JSONResponse(jsonrpc_error("the server is starting"), status_code=503)
             await refused(scope, receive, send)
             return
-        try:
-            scope[_PRINCIPAL] = await _principal(services, Request(scope))
-        except AppError as exc:
-            body = jsonrpc_error(exc.message)
-            refused = JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
-            await refused(scope, receive, send)
-            return
-        refusal = _unserved(Request(scope))
+        scope = without_padding(scope)
+        request = Request(scope, receive)
+        refusal = await _refusal(services, request)
+        if refusal is None and request.method == "POST":
+            body = await request.body()
+            refusal = invalid_id_refusal(body)
+            receive = Replay(body, receive)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
         await self.manager.handle_request(scope, receive, send)
+
+
+async def _refusal(services: Services, request: Request) -> JSONResponse | None:
+    """The answer to a request the SDK must not see, in this order: in ``local`` mode one
+    to a host that is not loopback (DNS rebinding), else a caller without a valid key
+    (the caller is put in the scope for the handlers), else what is never served."""
+    if services.settings.auth_mode == "local":
+        refused = rebinding_refusal(request)
+        if refused is not None:
+            return refused
+    try:
+        request.scope[_PRINCIPAL] = await _principal(services, request)
+    except AppError as exc:
+        body = jsonrpc_error(exc.message)
+        return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
+    return _unserved(request)
 
 
 def _unserved(request: Request) -> JSONResponse | None:
@@ -271,6 +277,6 @@ def build_mcp_server(settings: Settings) -> McpServer:
         app=server,
         stateless=True,
         json_response=False,  # SSE: progress notifications stream while a turn runs
-        security_settings=_security(settings),
+        security_settings=None,  # the door checks Host and Origin itself (door.py)
     )
     return McpServer(server, manager)
