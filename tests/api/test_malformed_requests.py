@@ -21,7 +21,8 @@ async def test_too_deeply_nested_json_is_422(client: httpx.AsyncClient) -> None:
         )
         assert response.status_code == 422, response.text
         assert response.json() == {
-            "detail": "request body JSON is nested too deeply",
+            "detail": "the JSON body nests deeper than 64 levels of arrays and objects "
+            "(PANTHEON_LIMITS__MAX_JSON_DEPTH)",
             "code": "unprocessable",
         }
 
@@ -45,7 +46,7 @@ async def test_the_facade_names_unparsable_bodies_in_openai_shape(
     response = await client.post(FACADE, content=DEEP, headers={"content-type": "application/json"})
     assert response.status_code == 400, response.text
     error = response.json()["error"]
-    assert error["message"] == "request body JSON is nested too deeply"
+    assert error["message"].startswith("the JSON body nests deeper than 64 levels")
     assert error["type"] == "invalid_request_error"
 
 

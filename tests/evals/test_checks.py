@@ -3,12 +3,17 @@ where it should, and says why."""
 
 from __future__ import annotations
 
-import pytest
+import json
 
+import pytest
+from pydantic import ValidationError
+
+from pantheon.db.eval_models import EvalDataset
 from pantheon.evals.cases import Case
 from pantheon.evals.checks import Outcome, ToolUse, json_in, run_checks
 from pantheon.evals.judge import read_score
 from pantheon.evals.report import bootstrap_interval
+from pantheon.evals.views import dataset_cases
 
 
 def _outcome(answer: str, **kw: object) -> Outcome:
@@ -51,14 +56,83 @@ def test_regex() -> None:
     assert _run(checks, "3660 days") == [(False, "/\\b36[56]\\b/ absent")]
 
 
-def test_a_catastrophic_regex_fails_its_check_instead_of_hanging(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr("pantheon.evals.checks.REGEX_TIMEOUT_S", 0.05)
-    checks: list[dict[str, object]] = [{"type": "regex", "pattern": r"(a|aa)+$"}]
-    passed, detail = _run(checks, "a" * 40 + "!")[0]
-    assert not passed
-    assert "took over 0.05 s" in detail
+EVIL = "^(a+)+$"  # Python's re backtracks through 2^27 splits on the answer below
+NOT_QUITE = "a" * 27 + "!"
+
+
+def test_a_catastrophic_regex_gets_its_verdict_on_re2() -> None:
+    checks: list[dict[str, object]] = [
+        {"type": "regex", "pattern": EVIL},
+        {"type": "regex", "pattern": "(a+)+!"},
+    ]
+    assert _run(checks, NOT_QUITE) == [(False, f"/{EVIL}/ absent"), (True, "/(a+)+!/ found")]
+
+
+def test_json_schema_patterns_run_on_re2() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"name": {"type": "string", "pattern": EVIL}},
+        "patternProperties": {EVIL: {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    check: list[dict[str, object]] = [{"type": "json_schema", "schema": schema}]
+    assert _run(check, json.dumps({"name": NOT_QUITE})) == [
+        (False, f"name: {NOT_QUITE!r} does not match {EVIL!r}")
+    ]
+    assert _run(check, json.dumps({"name": "aaa", NOT_QUITE: 1})) == [
+        (False, f"(root): {NOT_QUITE!r} do not match any of the regexes: {EVIL!r}")
+    ]
+    assert _run(check, json.dumps({"name": "aaa", "aa": "x"})) == [
+        (False, "aa: 'x' is not of type 'integer'")
+    ]
+    assert _run(check, json.dumps({"name": "aaa", "aa": 2})) == [(True, "matches the schema")]
+    # RE2's syntax, which Python's re does not know: the check is not run by re.
+    greek: list[dict[str, object]] = [
+        {"type": "json_schema", "schema": {"type": "string", "pattern": r"^\p{Greek}+$"}}
+    ]
+    assert _run(greek, '"αβγ"') == [(True, "matches the schema")]
+    assert _run(greek, '"abc"')[0][0] is False
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        {"type": "regex", "pattern": r"(?<=x)y"},
+        {"type": "json_schema", "schema": {"properties": {"a": {"pattern": r"(a)\1"}}}},
+        {"type": "json_schema", "schema": {"patternProperties": {"(?!x)": {}}}},
+        {
+            "type": "json_schema",
+            "schema": {
+                "$schema": "http://json-schema.org/draft-04/schema#",
+                "patternProperties": {"(?!x)": {}},
+            },
+        },
+    ],
+)
+def test_a_pattern_re2_cannot_compile_is_refused(check: dict[str, object]) -> None:
+    with pytest.raises(ValidationError, match="is not an RE2 regular expression"):
+        Case.model_validate({"id": "c", "message": "q", "checks": [check]})
+
+
+def test_unevaluated_properties_with_pattern_properties_is_refused() -> None:
+    schema = {"patternProperties": {"^a": {}}, "unevaluatedProperties": False}
+    with pytest.raises(ValidationError, match="cannot be combined with patternProperties"):
+        Case.model_validate(
+            {"id": "c", "message": "q", "checks": [{"type": "json_schema", "schema": schema}]}
+        )
+
+
+def test_a_stored_pattern_re2_refuses_fails_its_check_saying_why() -> None:
+    stored = {"id": "c", "message": "q", "checks": [
+        {"type": "regex", "pattern": "(?=a)"},
+        {"type": "json_schema", "schema": {"type": "string", "pattern": "(?=a)"}},
+    ]}  # fmt: skip
+    case = dataset_cases(EvalDataset(cases=[stored]))[0]
+    why = "/(?=a)/ is not an RE2 regular expression (invalid perl operator: (?=)"
+    assert [(c.passed, c.detail) for c in run_checks(case, _outcome('"a"'))] == [
+        (False, why),
+        (False, why),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,27 @@ def _jsonl(*cases: object) -> str:
             ),
             "line 1: checks.0.json_schema.schema: Value error, not a valid JSON schema",
         ),
+        (  # patterns run on RE2, which has no lookaround and no backreference
+            _jsonl({"id": "b", "message": "m", "checks": [{"type": "regex", "pattern": "a(?=b)"}]}),
+            "checks.0.regex.pattern: Value error, not a valid regular expression: /a(?=b)/ is not"
+            " an RE2 regular expression (invalid perl operator: (?=)",
+        ),
+        (
+            _jsonl(
+                {
+                    "id": "b",
+                    "message": "m",
+                    "checks": [
+                        {
+                            "type": "json_schema",
+                            "schema": {"properties": {"a": {"pattern": r"(x)\1"}}},
+                        }
+                    ],
+                }
+            ),
+            "checks.0.json_schema.schema: Value error, not a valid JSON schema: /(x)\\1/ is not"
+            " an RE2 regular expression (invalid escape sequence: \\1)",
+        ),
         (
             _jsonl({"id": "b", "message": "m", "checks": [{"type": "smell"}]}),
             "line 1: checks.0: Input tag 'smell' found using 'type' does not match",

@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 
-from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
+from pantheon.llm.types import LLMRequest
 from tests.engine.toolbox import TestTools, calculating_agent, calculator, use_tools
 from tests.factories import create_agent
 from tests.observability.scrape import grown, scrape, total
@@ -54,3 +55,25 @@ async def test_tool_calls_and_live_gauges_while_a_streamed_turn_runs(
     assert grown(before, after, "pantheon_tool_call_duration_seconds_count", tool="calculator") == 1
     assert grown(before, after, "pantheon_turns_total", status="completed") == 1
     assert grown(before, after, "pantheon_llm_calls_total", purpose="specialist") == 2
+
+
+async def test_a_tool_name_a_model_made_up_is_labelled_other(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    made_up = "made_up_tool_4f1c"
+
+    def agent(request: LLMRequest) -> str | ScriptedReply:
+        if any(m.role == "tool" for m in request.messages):
+            return "Done."
+        return ScriptedReply(tool_calls=(tool_call(made_up, {}), tool_call("calculator", {
+            "expression": "2 + 2"})))  # fmt: skip
+
+    scripted.script(agent, agent="calc")
+    session = await _agent_session(client)
+    before = await scrape(client)
+    turn = await client.post(f"/v1/sessions/{session}/turns", json={"message": "go"})
+    assert turn.status_code == 201, turn.text
+    after = await scrape(client)
+    assert grown(before, after, "pantheon_tool_calls_total", tool="other", outcome="error") == 1
+    assert grown(before, after, "pantheon_tool_calls_total", tool="calculator", outcome="ok") == 1
+    assert made_up not in (await client.get("/metrics")).text

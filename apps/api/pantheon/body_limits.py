@@ -1,9 +1,10 @@
 """The request body's limits: an ASGI middleware, so it also covers bodies sent without
 ``Content-Length`` (chunked): it counts the bytes as they arrive (413 past the limit, a
-route's own limit for uploads) and bounds the time they may take to arrive (408).
+route's own limit for uploads), bounds the time they may take to arrive (408) and how deep
+a JSON body nests (422 past ``limits.max_json_depth``, before any parser recurses into it).
 
-Its 413 is written before any route runs, in the shape ``ErrorShapes`` gives the path
-(OpenAI's under the facade): it knows no protocol itself.
+Its refusals are written before any route runs, in the shape ``ErrorShapes`` gives the path
+(OpenAI's under the facade, 400 there): it knows no protocol itself.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from pantheon.errors import ErrorShapes
+from pantheon.json_depth import JsonDepth, is_json
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -53,15 +55,36 @@ def _too_large_message(max_bytes: int) -> str:
     return f"request body is larger than {max_bytes} bytes (PANTHEON_LIMITS__MAX_BODY_BYTES)"
 
 
-class BodyTooLarge(HTTPException):
-    """Raised inside ``receive`` when a streamed body passes the limit.
+class BodyRefused(HTTPException):
+    """Raised inside ``receive`` when a streamed body breaks a limit.
 
     An ``HTTPException`` so FastAPI re-raises it from its body parsing (a plain exception
-    there would become a 400) and the exception handler renders the 413.
+    there would become a 400) and the exception handler renders it; an app that lets it
+    escape (the MCP SDK's) gets it rendered here.
     """
 
+    code = "error"
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(status_code=status, detail=message)
+
+
+class BodyTooLarge(BodyRefused):
+    code = "too_large"
+
     def __init__(self, message: str) -> None:
-        super().__init__(status_code=413, detail=message)
+        super().__init__(413, message)
+
+
+class BodyTooDeep(BodyRefused):
+    code = "unprocessable"
+
+    def __init__(self, max_depth: int) -> None:
+        super().__init__(
+            422,
+            f"the JSON body nests deeper than {max_depth} levels of arrays and objects "
+            "(PANTHEON_LIMITS__MAX_JSON_DEPTH)",
+        )
 
 
 class BodyTimedOut(HTTPException):
@@ -80,7 +103,8 @@ class BodyTimedOut(HTTPException):
 class BodySizeLimit:
     """413 for request bodies over ``max_bytes`` (or a route's own limit), declared or
     streamed; 408 for a body still incomplete ``timeout_s`` after the app first asked
-    for it (a stalled client would otherwise hold the request, and its worker, forever)."""
+    for it (a stalled client would otherwise hold the request, and its worker, forever);
+    422 for a JSON body nested deeper than ``max_depth``."""
 
     def __init__(
         self,
@@ -89,10 +113,12 @@ class BodySizeLimit:
         timeout_s: float = 60.0,
         routes: Sequence[RouteLimit] = (),
         shapes: ErrorShapes | None = None,
+        max_depth: int = 64,
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout_s = timeout_s
+        self.max_depth = max_depth
         self.routes = list(routes)
         self.shapes = shapes or ErrorShapes()
 
@@ -107,14 +133,17 @@ class BodySizeLimit:
             await self.app(scope, receive, send)
             return
         max_bytes, too_large = self._limit(scope)
-        declared = dict(scope["headers"]).get(b"content-length", b"")
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length", b"")
         if declared.isdigit() and int(declared) > max_bytes:
-            await self._reject(send, too_large, scope.get("path", ""))
+            await self._reject(send, BodyTooLarge(too_large), scope.get("path", ""))
             return
         received = 0
         started = False
         body_done = False
         deadline: float | None = None
+        json_body = is_json(headers.get(b"content-type", b"").decode("latin-1"))
+        nesting = JsonDepth() if json_body else None
 
         async def counting_receive() -> Message:
             nonlocal received, body_done, deadline
@@ -133,6 +162,8 @@ class BodySizeLimit:
                 body_done = not message.get("more_body", False)
                 if received > max_bytes:
                     raise BodyTooLarge(too_large)
+                if nesting and nesting.feed(message.get("body", b"")) > self.max_depth:
+                    raise BodyTooDeep(self.max_depth)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -142,12 +173,12 @@ class BodySizeLimit:
 
         try:
             await self.app(scope, counting_receive, tracking_send)
-        except BodyTooLarge:
+        except BodyRefused as refused:
             if not started:
-                await self._reject(send, too_large, scope.get("path", ""))
+                await self._reject(send, refused, scope.get("path", ""))
 
-    async def _reject(self, send: ASGIApp, message: str, path: str) -> None:
-        status, shaped = self.shapes.shape(path, 413, message, "too_large")
+    async def _reject(self, send: ASGIApp, refused: BodyRefused, path: str) -> None:
+        status, shaped = self.shapes.shape(path, refused.status_code, refused.detail, refused.code)
         body = json.dumps(shaped).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(body)).encode()))

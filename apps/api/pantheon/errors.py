@@ -233,7 +233,7 @@ async def _render_http(shapes: ErrorShapes, request: Request, exc: Exception) ->
     return shapes.response(request, exc.status_code, str(exc.detail), code, exc.headers)
 
 
-_HTTP_CODES = {404: "not_found", 408: "request_timeout", 413: "too_large"}
+_HTTP_CODES = {404: "not_found", 408: "request_timeout", 413: "too_large", 422: "unprocessable"}
 
 
 def install_error_handlers(app: FastAPI, shapes: ErrorShapes) -> None:

@@ -127,6 +127,7 @@ def create_app(
         timeout_s=settings.limits.body_timeout_s,
         routes=upload_limits(settings.knowledge.max_bytes),
         shapes=shapes,
+        max_depth=settings.limits.max_json_depth,
     )
     app.add_middleware(CleanQueryStrings)
     app.add_middleware(HttpMetrics)  # outermost: it sees every response, refusals too

@@ -103,6 +103,9 @@ class LimitSettings(BaseModel):
     turns_per_minute: int = Field(default=30, ge=1, description="Per API key (per user locally)")
     max_body_bytes: int = Field(default=256 * 1024, ge=1024)
     body_timeout_s: float = Field(default=60.0, gt=0, description="Time to receive a body")
+    max_json_depth: int = Field(
+        default=64, ge=8, le=256, description="Nesting of a JSON body's arrays and objects"
+    )
     max_roster: int = Field(default=12, ge=1, le=100)
 
 

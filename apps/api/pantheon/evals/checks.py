@@ -3,8 +3,7 @@
 Pure functions of a case's ``Outcome``; each gives a ``CheckOutcome`` with a short reason,
 so a report says why a case failed, not only that it did. CPU work: the runner calls
 ``run_checks`` in a worker thread (a regular expression over a long answer). A dataset's
-pattern is untrusted: it runs with the ``regex`` module's timeout (``REGEX_TIMEOUT_S``),
-so a catastrophic one fails its check instead of holding a thread forever.
+patterns are untrusted: they run on RE2 (``patterns``), in time linear in the answer.
 """
 
 from __future__ import annotations
@@ -14,9 +13,6 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-import regex
-from jsonschema.validators import validator_for
 
 from pantheon.evals.cases import (
     Case,
@@ -29,9 +25,8 @@ from pantheon.evals.cases import (
     RegexCheck,
     ToolCalledCheck,
 )
+from pantheon.evals.patterns import PatternError, found, schema_validator
 from pantheon.evals.schemas import CheckOutcome
-
-REGEX_TIMEOUT_S = 1.0
 
 _FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n?(.*?)```", re.DOTALL | re.IGNORECASE)
 
@@ -82,7 +77,10 @@ def _json_schema(check: JsonSchemaCheck, outcome: Outcome) -> CheckOutcome:
         value = json_in(outcome.answer)
     except ValueError as exc:
         return CheckOutcome(type="json_schema", passed=False, detail=str(exc))
-    errors = sorted(validator_for(check.json_schema)(check.json_schema).iter_errors(value), key=str)
+    try:
+        errors = sorted(schema_validator(check.json_schema).iter_errors(value), key=str)
+    except PatternError as exc:  # a dataset stored before patterns ran on RE2
+        return CheckOutcome(type="json_schema", passed=False, detail=str(exc))
     if errors:
         where = "/".join(str(p) for p in errors[0].absolute_path) or "(root)"
         return CheckOutcome(
@@ -119,12 +117,11 @@ def _tool_called(check: ToolCalledCheck, outcome: Outcome) -> CheckOutcome:
 
 def _pattern(check: RegexCheck, outcome: Outcome) -> CheckOutcome:
     try:
-        found = regex.search(check.pattern, outcome.answer, timeout=REGEX_TIMEOUT_S) is not None
-    except TimeoutError:
-        detail = f"/{check.pattern}/ took over {REGEX_TIMEOUT_S:g} s on the answer; not judged"
-        return CheckOutcome(type="regex", passed=False, detail=detail)
+        hit = found(check.pattern, outcome.answer)
+    except PatternError as exc:  # a dataset stored before patterns ran on RE2
+        return CheckOutcome(type="regex", passed=False, detail=str(exc))
     return CheckOutcome(
-        type="regex", passed=found, detail=f"/{check.pattern}/ {'found' if found else 'absent'}"
+        type="regex", passed=hit, detail=f"/{check.pattern}/ {'found' if hit else 'absent'}"
     )
 
 

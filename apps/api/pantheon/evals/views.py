@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from pantheon.db.eval_models import EvalDataset, EvalRun
-from pantheon.evals.cases import Case
+from pantheon.evals.cases import STORED, Case
 from pantheon.evals.repository import RunFigures
 from pantheon.evals.schemas import EvalRead, TargetRead
 
 
 def dataset_cases(row: EvalDataset) -> list[Case]:
     """A stored dataset's cases (validated when stored, so they load as they were)."""
-    return [Case.model_validate(case) for case in row.cases]
+    return [Case.model_validate(case, context=STORED) for case in row.cases]
 
 
 def run_targets(run: EvalRun) -> list[TargetRead]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
@@ -31,7 +31,7 @@ from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
 from pantheon.observability.logs import turn_context
 from pantheon.observability.tracing_turn import attach, traced
-from pantheon.observability.turn_metrics import TurnMetrics
+from pantheon.observability.turn_metrics import OfferedTools, TurnMetrics
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,9 @@ async def _shielded(write: asyncio.Task[None]) -> None:
 async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
     """The live turn's task body (see the module docstring for the ordering); its events
     feed the metrics and its trace, and its log lines name it (pantheon.observability)."""
-    live.watchers.append(TurnMetrics(job.snapshot.mode))
+    offered = OfferedTools(job.tools)  # the metrics' tool labels: what the turn offered
+    job = replace(job, tools=offered)
+    live.watchers.append(TurnMetrics(job.snapshot.mode, offered))
     trace = attach(live.watchers, live.meta)  # traced: when tracing is on
     with turn_context(live.turn_id, live.session_id), traced(trace):
         await _execute(job, live)

@@ -5,11 +5,17 @@ nothing of it. Each internal ``llm_call`` event is one settled call (its model, 
 cost and timings), each ``tool_call_record`` one recorded tool call, and the final
 event (``turn_completed``, or ``error`` when the turn could not run or be saved) ends
 the turn: counted once, by mode and status.
+
+A tool label is a tool the turn offered its agents (built-ins and the configured MCP
+servers' tools, as ``OfferedTools`` saw them listed); any other name a model made up is
+``other``, so a model cannot grow the metrics without bound.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from pantheon.engine.events import (
     ErrorEvent,
@@ -18,12 +24,16 @@ from pantheon.engine.events import (
     TurnCompletedEvent,
     TurnEvent,
 )
+from pantheon.engine.tooling import ToolResult, ToolRunner, ToolScope
 from pantheon.error_codes import ErrorCode
 from pantheon.live.registry import PublishedEvent
+from pantheon.llm.types import ToolDefinition
 from pantheon.observability import metrics
 
 # The status label of a turn whose final event is ``error``: nothing says it completed.
 ERROR_STATUS = "error"
+# The tool label of a call to a name no agent of the turn was offered.
+OTHER_TOOL = "other"
 
 
 def call_outcome(event: LLMCallEvent) -> str:
@@ -40,11 +50,32 @@ def tool_outcome(event: ToolCallRecordEvent) -> str:
     return "ok" if event.ok else "error"
 
 
-class TurnMetrics:
-    """A ``TurnObserver`` (live/registry.py) that counts one turn while it runs."""
+class OfferedTools:
+    """The turn's ``ToolRunner``, noting the names of the tools it offers the agents."""
 
-    def __init__(self, mode: str) -> None:
+    def __init__(self, runner: ToolRunner) -> None:
+        self._runner = runner
+        self.names: set[str] = set()
+
+    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+        found = await self._runner.definitions(allowed)
+        self.names.update(definition.name for definition in found)
+        return found
+
+    async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
+        return await self._runner.call(name, arguments, scope)
+
+    def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
+        return self._runner.needs_approval(allowed, name)
+
+
+class TurnMetrics:
+    """A ``TurnObserver`` (live/registry.py) that counts one turn while it runs; its tool
+    labels are the names ``tools`` offered (the rest ``other``)."""
+
+    def __init__(self, mode: str, tools: OfferedTools) -> None:
         self._mode = mode
+        self._tools = tools
         self._started = time.monotonic()
         self._ended = False
         self._live = True
@@ -59,9 +90,9 @@ class TurnMetrics:
         if isinstance(event, LLMCallEvent):
             _count_call(event)
         elif isinstance(event, ToolCallRecordEvent):
-            tool = metrics.TOOL_CALLS.labels(tool=event.name, outcome=tool_outcome(event))
-            tool.inc()
-            metrics.TOOL_DURATION.labels(tool=event.name).observe(event.duration_ms / 1000)
+            name = event.name if event.name in self._tools.names else OTHER_TOOL
+            metrics.TOOL_CALLS.labels(tool=name, outcome=tool_outcome(event)).inc()
+            metrics.TOOL_DURATION.labels(tool=name).observe(event.duration_ms / 1000)
         elif isinstance(event, TurnCompletedEvent):
             self._end(event.status)
         elif isinstance(event, ErrorEvent):
