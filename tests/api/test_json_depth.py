@@ -95,8 +95,16 @@ async def test_the_protocol_doors_answer_a_deep_body_in_their_shapes(
     a2a = await client.post(
         f"/a2a/rooms/{room['id']}", content=nested(600), headers={**JSON, "A2A-Version": "1.0"}
     )
-    assert a2a.status_code == 422
-    assert a2a.json()["error"]["status"] == "INVALID_ARGUMENT"
+    assert a2a.status_code == 200  # JSON-RPC's parse error, in a JSON-RPC answer
+    assert a2a.json()["error"]["code"] == -32700
+    assert a2a.json()["error"]["message"].startswith(NAMED)
+    rest = await client.post(
+        f"/a2a/rooms/{room['id']}/message:send",
+        content=nested(600),
+        headers={**JSON, "A2A-Version": "1.0"},
+    )
+    assert rest.status_code == 400  # the A2A spec's status for a refused body
+    assert rest.json()["error"]["status"] == "INVALID_ARGUMENT"
     accept = {**JSON, "Accept": "application/json, text/event-stream"}
     async with http_for(app) as http:
         mcp = await http.post("/mcp", content=nested(600), headers=accept)

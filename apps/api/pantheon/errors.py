@@ -192,14 +192,16 @@ class ErrorShapes:
     The error handlers and the body-limit middleware ask it, so neither imports a protocol."""
 
     def __init__(self) -> None:
-        self._shapers: list[tuple[str, ErrorShaper]] = []
+        self._shapers: list[tuple[str | re.Pattern[str], ErrorShaper]] = []
 
-    def register(self, prefix: str, shaper: ErrorShaper) -> None:
+    def register(self, prefix: str | re.Pattern[str], shaper: ErrorShaper) -> None:
+        """``prefix``: a path prefix, or a pattern the path must match (first one wins)."""
         self._shapers.append((prefix, shaper))
 
     def shape(self, path: str, status: int, message: str, code: str) -> tuple[int, dict[str, Any]]:
         for prefix, shaper in self._shapers:
-            if path.startswith(prefix):
+            hit = prefix.match(path) if isinstance(prefix, re.Pattern) else path.startswith(prefix)
+            if hit:
                 return shaper(status, message, code)
         return native_shape(status, message, code)
 

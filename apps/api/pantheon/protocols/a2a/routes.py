@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from a2a.server.context import ServerCallContext
+from a2a.server.jsonrpc_models import JSONParseError
 from a2a.server.request_handlers.response_helpers import agent_card_to_dict, build_error_response
 from a2a.server.routes import (
     DefaultServerCallContextBuilder,
@@ -43,6 +45,7 @@ from pantheon.protocols.a2a.tasks import CALLER, Caller
 from pantheon.rooms.repository import RoomRepository
 
 ROOM = "/rooms/{room_id}"
+RPC_PATH = re.compile(r"^/a2a/rooms/[^/]+/?$")
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
@@ -150,9 +153,10 @@ def _wrap(routes: Sequence[BaseRoute], *, rpc: bool) -> list[BaseRoute]:
 
 
 def a2a_shape(status: int, message: str, code: str) -> tuple[int, dict[str, Any]]:
-    """Errors answered outside the A2A routes (unknown path, body too large) in the
-    HTTP+JSON binding's shape."""
+    """Errors answered outside the A2A routes (unknown path, body too large or too deep) in
+    the HTTP+JSON binding's shape; a body refused before parsing is the spec's 400."""
     reason = {404: "NOT_FOUND", 405: "UNIMPLEMENTED", 413: "INVALID_ARGUMENT"}
+    status = 400 if status == 422 else status
     body = {
         "error": {
             "code": status,
@@ -161,6 +165,15 @@ def a2a_shape(status: int, message: str, code: str) -> tuple[int, dict[str, Any]
         }
     }
     return status, body
+
+
+def a2a_rpc_shape(status: int, message: str, code: str) -> tuple[int, dict[str, Any]]:
+    """The JSON-RPC URL's answer to a body refused before any parser saw it (nested too
+    deep): JSON-RPC's parse error; other refusals keep the HTTP+JSON shape."""
+    if status != 422:
+        return a2a_shape(status, message, code)
+    error = {"code": JSONParseError().code, "message": message}
+    return 200, {"jsonrpc": "2.0", "id": None, "error": error}
 
 
 def mount_a2a(app: FastAPI, shapes: ErrorShapes) -> None:
@@ -177,4 +190,5 @@ def mount_a2a(app: FastAPI, shapes: ErrorShapes) -> None:
     ]
     routes = [*card, *_wrap(jsonrpc, rpc=True), *_wrap(rest, rpc=False)]
     app.router.routes.append(Mount(A2A_PREFIX, app=Router(routes)))
+    shapes.register(RPC_PATH, a2a_rpc_shape)
     shapes.register(A2A_PREFIX + "/", a2a_shape)
