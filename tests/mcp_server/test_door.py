@@ -17,6 +17,9 @@ from tests.factories import create_room
 from tests.mcp_server.conftest import http_for
 from tests.turns_api.conftest import Serve
 
+# The door answers before any database work: one backend is enough.
+pytestmark = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+
 MODERN = "2026-07-28"
 HANDSHAKE = "2025-11-25"
 JSON_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
