@@ -27,16 +27,16 @@ Notes:
   succeeded), its mean ``score`` (``null`` when no review was readable), why the loop
   stopped (``reason``: ``approved`` | ``max_rounds`` | ``no_gain`` | ``draft_failed``) and
   the draft's ``text``: the turn's answer.
-- ``routing`` / ``evaluation`` with ``fallback=true`` say why in ``reason``: the failed
-  manager call's error code (``unavailable``, ``timeout``, ``budget_exceeded`` ...) or
-  ``bad_json`` (it answered, but not with the decision), and name the manager's
-  ``model``; both are left out when the manager decided (``fallback=false``).
+- ``routing`` / ``evaluation`` / ``synthesis_completed`` with ``fallback=true`` say why
+  in ``reason`` (the failed manager call's code: ``unavailable``, ``timeout`` ..., or
+  ``bad_json``) and name the manager's ``model``; both are left out when the manager
+  decided. A failed synthesis is ``agent_failed`` for ``manager``, then the fallback
+  ``synthesis_completed`` (``fallback`` sent only then): its ``text`` is the
+  specialists' outputs as written (``fallback_answer``); it records nothing.
 - ``agent_failed.error`` is a short user-safe sentence, ``code`` the machine code
   (``rate_limited``, ``unavailable``, ``timeout``, ``bad_request``, ``unknown_model``,
   ``internal_error`` ...); raw provider or exception text never appears, except the
   upstream's reason for refusing a request as invalid (cleaned, bounded).
-- A failed synthesis is reported as ``agent_failed`` with ``agent_key="manager"`` and no
-  ``synthesis_completed`` follows.
 - ``usage`` on ``agent_completed`` is ``{"input_tokens", "output_tokens"}``; on
   ``turn_completed`` it also has ``cost_usd``.
 - ``retrying``: a call of ``agent_key`` (``manager`` for the synthesis) failed with the
@@ -78,6 +78,8 @@ from pydantic import (
 )
 
 from pantheon.engine.call_output import CallOutput
+from pantheon.engine.event_usage import TokenUsage as TokenUsage
+from pantheon.engine.event_usage import TurnUsage as TurnUsage
 from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
 
@@ -87,17 +89,6 @@ class _Event(BaseModel):
     internal: ClassVar[bool] = False
 
     turn_id: str
-
-
-class TokenUsage(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-
-class TurnUsage(TokenUsage):
-    cost_usd: float = 0.0
 
 
 class TurnStartedEvent(_Event):
@@ -119,14 +110,15 @@ class SummaryEvent(_Event):
 
 
 def _fallback_detail_only_on_fallback(
-    self: RoutingEvent | EvaluationEvent, handler: SerializerFunctionWrapHandler
+    self: RoutingEvent | EvaluationEvent | SynthesisCompletedEvent,
+    handler: SerializerFunctionWrapHandler,
 ) -> dict[str, Any]:
-    """``reason`` and ``model`` are sent only with ``fallback=true``, so a manager that
-    decided keeps the event's earlier bytes."""
+    """Fallback detail only with ``fallback=true``: a decided event keeps its bytes."""
     data: dict[str, Any] = handler(self)
     if not self.fallback:
-        data.pop("reason", None)
-        data.pop("model", None)
+        quiet = ("fallback",) if isinstance(self, SynthesisCompletedEvent) else ()
+        for name in ("reason", "model", *quiet):
+            data.pop(name, None)
     return data
 
 
@@ -243,6 +235,11 @@ class SynthesisStartedEvent(_Event):
 class SynthesisCompletedEvent(_Event):
     type: Literal["synthesis_completed"] = "synthesis_completed"
     text: str
+    fallback: bool = False
+    reason: str | None = None
+    model: str | None = None
+
+    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
 
 
 class StageStartedEvent(_Event):

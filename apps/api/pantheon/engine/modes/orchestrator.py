@@ -12,7 +12,8 @@ A round never exceeds ``max_agents_per_round`` nor the invocations left under
 ``max_specialist_invocations``. Then, if any specialist succeeded,
 ``synthesis_started`` -> ``delta``s with ``agent_key="manager"`` ->
 ``synthesis_completed``; a failed synthesis is ``agent_failed`` for ``manager`` and
-leaves the turn ``partial``. If every specialist failed there is no synthesis and the
+leaves the turn ``partial``, and a ``synthesis_completed`` with ``fallback=true`` gives
+the specialists' outputs as the answer (not when the synthesis was cancelled). If every specialist failed there is no synthesis and the
 record's status is ``failed``. Messages are recorded in routing order, synthesis last.
 
 Approvals: a specialist that pauses lets the round's others finish, then the turn stops
@@ -42,6 +43,7 @@ from pantheon.engine.modes.orchestrator_calls import (
     prepare_specialist,
     prepare_synthesis,
     route,
+    synthesis_fallback,
 )
 from pantheon.engine.prompting import Contribution
 from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
@@ -100,9 +102,13 @@ class OrchestratorMode:
             if not go_on:
                 break
         if outputs:
-            async with closing_stream(ctx.speak(prepare_synthesis(ctx, outputs))) as events:
+            synthesis = prepare_synthesis(ctx, outputs)
+            async with closing_stream(ctx.speak(synthesis)) as events:
                 async for event in events:
                     yield event
+            fallback = synthesis_fallback(ctx, synthesis, outputs)
+            if fallback is not None:
+                yield fallback
 
 
 async def _open_round(
