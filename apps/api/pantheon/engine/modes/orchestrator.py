@@ -13,8 +13,9 @@ A round never exceeds ``max_agents_per_round`` nor the invocations left under
 ``synthesis_started`` -> ``delta``s with ``agent_key="manager"`` ->
 ``synthesis_completed``; a failed synthesis is ``agent_failed`` for ``manager`` and
 leaves the turn ``partial``, and a ``synthesis_completed`` with ``fallback=true`` gives
-the specialists' outputs as the answer (not when the synthesis was cancelled). If every specialist failed there is no synthesis and the
-record's status is ``failed``. Messages are recorded in routing order, synthesis last.
+the specialists' outputs as the answer (not when the synthesis was cancelled). If every
+specialist failed there is no synthesis and the record's status is ``failed``. Messages
+are recorded in routing order, synthesis last.
 
 Approvals: a specialist that pauses lets the round's others finish, then the turn stops
 before ``round_end`` (``awaiting_approval``). The continuation starts inside that round:
