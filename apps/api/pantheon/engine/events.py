@@ -51,7 +51,8 @@ Notes:
   ends in ``!``; that agent stops there (no ``agent_completed``) and the turn ends
   ``awaiting_approval``. ``turn_started.continues`` names the paused turn in a
   continuation (else ``null``); there the decided calls are announced again
-  (``tool_call``) before their ``tool_result``.
+  (``tool_call``) before their ``tool_result``. ``turn_started.retries`` (sent only
+  then) names the orchestrator turn a retry re-runs failed agents of (ADR 0034).
 - ``evaluation`` serialises its flag as ``"continue"`` (the Python attribute is
   ``continue_``); always dump with ``by_alias=True``, as ``event_to_json`` does.
 - ``summary``: the session's older history no longer fitted the turn's models, so the
@@ -73,13 +74,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     model_serializer,
 )
 
 from pantheon.engine.call_output import CallOutput
-from pantheon.engine.event_usage import TokenUsage as TokenUsage
-from pantheon.engine.event_usage import TurnUsage as TurnUsage
+from pantheon.engine.event_parts import TokenUsage as TokenUsage
+from pantheon.engine.event_parts import TurnUsage as TurnUsage
+from pantheon.engine.event_parts import quiet_fields
 from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
 
@@ -87,16 +88,22 @@ class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True)
     # Internal events are recorded, never sent to clients (module docstring).
     internal: ClassVar[bool] = False
+    # Optional fields left out of the wire form while unset (``event_parts.quiet_fields``).
+    quiet: ClassVar[tuple[str, ...]] = ()
 
     turn_id: str
 
 
 class TurnStartedEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("retries",)
     type: Literal["turn_started"] = "turn_started"
     session_id: str
     mode: Mode
     agents: list[str]
     continues: str | None = None
+    retries: str | None = None
+
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class SummaryEvent(_Event):
@@ -107,19 +114,6 @@ class SummaryEvent(_Event):
     summary_messages: int
     text: str | None = None
     code: str | None = None
-
-
-def _fallback_detail_only_on_fallback(
-    self: RoutingEvent | EvaluationEvent | SynthesisCompletedEvent,
-    handler: SerializerFunctionWrapHandler,
-) -> dict[str, Any]:
-    """Fallback detail only with ``fallback=true``: a decided event keeps its bytes."""
-    data: dict[str, Any] = handler(self)
-    if not self.fallback:
-        quiet = ("fallback",) if isinstance(self, SynthesisCompletedEvent) else ()
-        for name in ("reason", "model", *quiet):
-            data.pop(name, None)
-    return data
 
 
 class RoundStartEvent(_Event):
@@ -133,6 +127,7 @@ class RoundEndEvent(_Event):
 
 
 class RoutingEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("reason", "model")
     type: Literal["routing"] = "routing"
     round: int
     agents: list[str]
@@ -140,7 +135,7 @@ class RoutingEvent(_Event):
     reason: str | None = None
     model: str | None = None
 
-    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class AgentStartedEvent(_Event):
@@ -215,6 +210,7 @@ class ApprovalRequiredEvent(_Event):
 
 
 class EvaluationEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("reason", "model")
     type: Literal["evaluation"] = "evaluation"
     round: int
     continue_: bool = Field(
@@ -225,7 +221,7 @@ class EvaluationEvent(_Event):
     reason: str | None = None
     model: str | None = None
 
-    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class SynthesisStartedEvent(_Event):
@@ -233,13 +229,14 @@ class SynthesisStartedEvent(_Event):
 
 
 class SynthesisCompletedEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("fallback", "reason", "model")
     type: Literal["synthesis_completed"] = "synthesis_completed"
     text: str
     fallback: bool = False
     reason: str | None = None
     model: str | None = None
 
-    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class StageStartedEvent(_Event):

@@ -69,6 +69,7 @@ async def _events(
         mode=snapshot.mode,
         agents=[agent.key for agent in participants],
         continues=snapshot.resume.continues if snapshot.resume is not None else None,
+        retries=snapshot.retry.turn_id if snapshot.retry is not None else None,
     )
     await ctx.load_counters([*(agent.model for agent in participants), snapshot.manager_model])
     async with closing_stream(fold_history(ctx, participants)) as folding:
