@@ -19,7 +19,8 @@ are recorded in routing order, synthesis last.
 
 Retry (``snapshot.retry``, ADR 0034): ``round_start`` for the failed agents' round, those
 agents again (no route call), ``round_end``, no evaluation, then the synthesis over the
-recorded outputs and theirs (in round order), or its fallback.
+recorded outputs and theirs (in round order), or its fallback; with no agents, no round:
+the synthesis alone.
 
 Approvals: a specialist that pauses lets the round's others finish, then the turn stops
 before ``round_end`` (``awaiting_approval``). The continuation starts inside that round:
@@ -75,7 +76,10 @@ class OrchestratorMode:
         # A retry runs its one round and no other: it spends the invocations at once.
         used = resumed.used if resumed else bounds.max_specialist_invocations if retry else 0
         first = resumed.round if resumed else retry.round if retry else 1
-        for round_no in range(first, max(first, bounds.max_depth) + 1):
+        ctx.record.rounds = 1  # a retry of the synthesis alone runs no round
+        alone = retry is not None and not retry.agents
+        last = first - 1 if alone else max(first, bounds.max_depth)
+        for round_no in range(first, last + 1):
             ctx.record.rounds = round_no
             runs: dict[str, SpeakerRun] = {}
             if resumed is not None and round_no == resumed.round:
