@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pantheon.engine.events import RoundStartEvent, SynthesisCompletedEvent, TurnStartedEvent
-from pantheon.engine.snapshot import RetryPlan, ReusedOutput
+from pantheon.engine.snapshot import RetryPlan, ReusedOutput, TurnSnapshot
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
@@ -17,7 +17,9 @@ ALICE_SAID = ReusedOutput("alice", "Alice", "Alice's recorded view.", 1)
 CAROL_SAID = ReusedOutput("carol", "Carol", "Carol's round-two view.", 2)
 
 
-def retry(*agents: str, round_no: int = 1, outputs: tuple[ReusedOutput, ...] = (ALICE_SAID,)):
+def retry(
+    *agents: str, round_no: int = 1, outputs: tuple[ReusedOutput, ...] = (ALICE_SAID,)
+) -> TurnSnapshot:
     plan = RetryPlan("turn-0", round_no, agents, outputs)
     return replace(snapshot("orchestrator", max_depth=3), retry=plan)
 

@@ -212,8 +212,9 @@ class TurnRecord:
         if self.resume_state is not None:
             return "awaiting_approval"
         messages = self.messages
-        # A retry of the synthesis alone (ADR 0034) has only the manager's message.
-        if not any(m.role != "user" and m.status == "ok" for m in messages):
+        # A retry of the synthesis alone (ADR 0034) has only the manager's message; a
+        # synthesis never runs without some agent message that succeeded otherwise.
+        if not any(m.status == "ok" for m in messages):
             return "failed"
         if any(m.status != "ok" for m in messages):
             return "partial"

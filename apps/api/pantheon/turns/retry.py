@@ -5,10 +5,10 @@ the turn kept (``turns.snapshot``, as a replay does: the message and the history
 read), whose synthesis reads the turn's successful specialist outputs as recorded plus
 those of the agents run again. The agents run again and the manager are taken from the
 room as it is now (a model fixed since is used). Checks, each a plain error: unknown or
-another user's turn 404; still running, not finished (paused, cancelled, interrupted),
-its inputs not kept, the session waiting for a decision, nothing that failed 409; a mode
-whose answer is no synthesis, an agent that did not fail there or left the room, a model
-the owner may not use 422.
+another user's turn 404; still running, not finished (paused, cancelled, interrupted), a
+continuation of a paused turn, its inputs not kept, the session waiting for a decision,
+nothing that failed 409; a mode whose answer is no synthesis, an agent that did not fail
+there or left the room, a model the owner may not use 422.
 """
 
 from __future__ import annotations
@@ -88,6 +88,11 @@ async def _checked_turn(db: AsyncSession, owner_id: uuid.UUID, turn_id: str) -> 
         )
     if turn.status not in RETRYABLE:
         raise Conflict(f"turn {turn.id} ended '{turn.status}'; only a finished turn is retried")
+    if turn.continues_id is not None:
+        raise Conflict(
+            f"turn {turn.id} continues a turn that paused for approval; its inputs are that "
+            "turn's, so it cannot be retried"
+        )
     if turn.snapshot is None:
         raise Conflict(f"turn {turn.id} was recorded before its inputs were kept (docs/replay.md)")
     return turn

@@ -123,9 +123,9 @@ class OrchestratorMode:
             async with closing_stream(ctx.speak(synthesis)) as events:
                 async for event in events:
                     yield event
-            fallback = synthesis_fallback(ctx, synthesis, outputs)
-            if fallback is not None:
-                yield fallback
+            stand_in = synthesis_fallback(ctx, synthesis, outputs)
+            if stand_in is not None:
+                yield stand_in
 
 
 async def _open_round(
