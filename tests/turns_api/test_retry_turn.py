@@ -7,12 +7,23 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
+from fastapi import FastAPI
 
 from pantheon.llm.errors import UpstreamError
 from pantheon.llm.providers.scripted import ScriptedProvider
+from tests.engine.toolbox import TestTools, use_tools
 from tests.factories import create_room, create_session
 from tests.scripted_turns import FALLBACK_ANSWER, script_unreachable_manager
 from tests.sse_client import read_events, stream_turn, types
+from tests.turns_api.approvals_helpers import decide_streamed, decisions, gated_agent, room_session
+
+
+@pytest.fixture
+def tools(app: FastAPI) -> TestTools:
+    runner = TestTools()
+    use_tools(app, runner)
+    return runner
 
 
 async def _orchestrated(client: httpx.AsyncClient, roster: list[str]) -> str:
@@ -121,4 +132,49 @@ async def test_misuse_is_refused_and_nothing_runs(
     nothing = await _retry(client, clean["id"])
     assert nothing.status_code == 409
     assert "nothing to retry" in nothing.text
+    assert len(scripted.requests) == done
+
+
+async def test_a_paused_turn_its_session_and_its_continuation_are_not_retried(
+    client: httpx.AsyncClient, scripted: ScriptedProvider, tools: TestTools
+) -> None:
+    scripted.script(gated_agent, agent="calc")
+    scripted.script('{"agents": ["plain", "calc"]}', purpose="route")
+    scripted.script('{"agents": ["plain"]}', purpose="route", times=1)
+    scripted.script(error=UpstreamError("upstream returned 500"), agent="plain", times=6)
+    session = await room_session(client, "orchestrator", ["calculator!"], ["plain"])
+    failed = await _first(client, session)
+    assert failed["status"] == "failed"
+    events = await stream_turn(client, session, {"message": "what is 17*23?"})
+    paused = events[0][1]["turn_id"]
+    done = len(scripted.requests)
+    blocked = await _retry(client, failed["id"])
+    assert blocked.status_code == 409
+    assert f"turn {paused} is awaiting approval" in blocked.text
+    waiting = await _retry(client, paused, {"agents": []})
+    assert waiting.status_code == 409
+    assert "ended 'awaiting_approval'" in waiting.text
+    assert len(scripted.requests) == done
+    streamed = await decide_streamed(client, paused, decisions(("c-calc", True, "")))
+    continuation = streamed[0][1]["turn_id"]
+    refused = await _retry(client, continuation)
+    assert refused.status_code == 409
+    assert "continues a turn that paused for approval" in refused.text
+
+
+async def test_an_agent_that_left_the_room_is_not_retried(
+    client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    scripted.script('{"agents": ["alpha", "beta"]}', purpose="route")
+    scripted.script(error=UpstreamError("upstream returned 500"), agent="beta", times=6)
+    room = await create_room(client, ["alpha", "beta"], mode="orchestrator")
+    session = (await create_session(client, room["id"]))["id"]
+    first = await _first(client, session)
+    beta = next(a for a in (await client.get("/v1/agents")).json()["items"] if a["key"] == "beta")
+    gone = await client.delete(f"/v1/rooms/{room['id']}/agents/{beta['id']}")
+    assert gone.status_code == 204, gone.text
+    done = len(scripted.requests)
+    refused = await _retry(client, first["id"], {"agents": ["beta"]})
+    assert refused.status_code == 422
+    assert "agent 'beta' is no longer in this room" in refused.text
     assert len(scripted.requests) == done
