@@ -3,6 +3,7 @@ turn whose every call is known in advance."""
 
 from __future__ import annotations
 
+from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
 
 
@@ -13,3 +14,14 @@ def script_orchestrator(scripted: ScriptedProvider) -> None:
     scripted.script("b", agent="beta")
     scripted.script('{"continue": false}', purpose="evaluate")
     scripted.script("the final answer", purpose="synthesis")
+
+
+FALLBACK_ANSWER = "alpha's whole answer"
+
+
+def script_unreachable_manager(scripted: ScriptedProvider) -> None:
+    """The manager's model cannot be reached (route, evaluate and synthesis fail), so
+    alpha, the first roster agent, runs alone and answers in full: the turn's answer is
+    alpha's (``FALLBACK_ANSWER``), the synthesis' fallback."""
+    scripted.script(error=Unavailable("cannot connect"), agent="manager")
+    scripted.script(FALLBACK_ANSWER, agent="alpha")

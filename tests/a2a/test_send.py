@@ -16,7 +16,11 @@ from google.protobuf.json_format import MessageToDict
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.a2a.conftest import a2a_for, collect, message
 from tests.factories import create_room
-from tests.scripted_turns import script_orchestrator
+from tests.scripted_turns import (
+    FALLBACK_ANSWER,
+    script_orchestrator,
+    script_unreachable_manager,
+)
 
 
 def answer_of(events: list[StreamResponse]) -> str:
@@ -118,3 +122,14 @@ async def test_http_json_binding(
     assert "over rest" in answer_of(events)
     task = await sdk.get_task(GetTaskRequest(id=events[0].task.id))
     assert task.status.state == TaskState.TASK_STATE_COMPLETED
+
+
+async def test_an_unreachable_manager_still_answers_the_task(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    script_unreachable_manager(scripted)
+    room = await create_room(client, ["alpha", "beta"], mode="orchestrator")
+    sdk = await a2a_for(app, room["id"])
+    events = await collect(sdk.send_message(message("plan it")))
+    assert answer_of(events) == FALLBACK_ANSWER
+    assert events[-1].status_update.status.state == TaskState.TASK_STATE_COMPLETED

@@ -216,7 +216,9 @@ async def test_a_failed_synthesis_closes_its_message_and_step(
     events = await run_events(client, room["id"], run_input())
     assert_well_formed(events)
     assert ("STEP_FINISHED", "synthesis") in steps(events)
-    assert named(events)[-1] == ("Manager", "half an ")
+    assert named(events)[-2:] == [("Manager", "half an "), ("Manager", "alpha's part")]
+    fallback = [e for e in of(events, "CUSTOM") if e["name"] == "pantheon.synthesis_fallback"]
+    assert fallback[0]["value"]["reason"] == "unavailable"
     assert events[-1]["result"]["status"] == "partial"
     assert kinds(events).count("SUBAGENT_ERROR") == 0  # the synthesis is the room's own
 

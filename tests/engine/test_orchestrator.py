@@ -247,8 +247,10 @@ async def test_synthesis_fails_mid_stream(gateway: LLMGateway, provider: Scripte
     provider.script(route_json("alice", "bob"), purpose="route")
     provider.script("one two three", purpose="synthesis", error=Unavailable("x"), error_at_chunk=2)
     events, record = await collect(snapshot("orchestrator"), gateway)
-    assert compact(skeleton(events))[-3:] == ["synthesis_started", "delta", "agent_failed"]
-    failed = events[-1]
+    assert compact(skeleton(events))[-4:] == [
+        "synthesis_started", "delta", "agent_failed", "synthesis_completed"
+    ]  # fmt: skip
+    failed = events[-2]
     assert isinstance(failed, AgentFailedEvent)
     assert failed.agent_key == "manager"
     assert failed.code == "unavailable"
@@ -262,6 +264,40 @@ async def test_synthesis_fails_mid_stream(gateway: LLMGateway, provider: Scripte
     assert record.output.endswith("Manager synthesis:\n[failed: unavailable]")
     assert "Alice: alice:" in record.output
     assert "Bob: bob:" in record.output
+    fallback = events[-1]
+    assert isinstance(fallback, SynthesisCompletedEvent)
+    assert (fallback.fallback, fallback.reason) == (True, "unavailable")
+    assert fallback.text.startswith("**Alice**\n\nalice:")
+    assert "\n\n**Bob**\n\nbob:" in fallback.text
+
+
+async def test_an_unreachable_manager_falls_back_to_the_specialists_answer(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    """Every manager call fails; the one specialist that ran answered in full: that answer
+    is the turn's, said so with the manager's model and the failure's code."""
+    provider.script(error=Unavailable("down"), agent="manager")
+    provider.script("Alice's full answer.", agent="alice")
+    events, record = await collect(snapshot("orchestrator", max_depth=2), gateway)
+    last = events[-1]
+    assert isinstance(last, SynthesisCompletedEvent)
+    assert last.text == "Alice's full answer."
+    assert (last.fallback, last.reason, last.model) == (True, "unavailable", "scripted")
+    wire = json.loads(last.model_dump_json(by_alias=True))
+    assert (wire["fallback"], wire["model"]) == (True, "scripted")
+    assert record.status == "partial"
+    assert [m.role for m in record.messages] == ["assistant", "manager"]  # nothing new
+
+
+async def test_a_written_synthesis_carries_no_fallback_flag(
+    gateway: LLMGateway, provider: ScriptedProvider
+) -> None:
+    provider.script(route_json("alice"), purpose="route")
+    provider.script("Fine.", purpose="synthesis")
+    events, _record = await collect(snapshot("orchestrator", max_depth=1), gateway)
+    done = [e for e in events if isinstance(e, SynthesisCompletedEvent)]
+    assert [d.fallback for d in done] == [False]
+    assert "fallback" not in json.loads(done[0].model_dump_json(by_alias=True))
 
 
 async def test_one_failing_specialist_is_partial(

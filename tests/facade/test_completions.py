@@ -12,7 +12,11 @@ from pantheon.llm.errors import Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.facade.conftest import collect, room_model, user
 from tests.factories import create_agent
-from tests.scripted_turns import script_orchestrator
+from tests.scripted_turns import (
+    FALLBACK_ANSWER,
+    script_orchestrator,
+    script_unreachable_manager,
+)
 from tests.sse_client import read_events
 
 
@@ -218,3 +222,20 @@ async def test_a_retried_call_streams_the_same_answer(
     turn_id = chunks[0].id.removeprefix("chatcmpl-")
     events = await read_events(client, turn_id)
     assert [data["attempt"] for _, data in events if data["type"] == "retrying"] == [2, 3]
+
+
+async def test_an_unreachable_manager_answers_with_the_specialists_reply(
+    client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    """Issue 33: the synthesis failed but alpha answered in full: that is the answer,
+    streamed or not, and the reasoning says why there is no synthesis."""
+    script_unreachable_manager(scripted)
+    model = await room_model(client, ["alpha", "beta"], "orchestrator")
+    whole = await oai.chat.completions.create(model=model, messages=[user("go")])
+    assert whole.choices[0].message.content == FALLBACK_ANSWER
+    reasoning = str((whole.choices[0].message.model_extra or {})["reasoning_content"])
+    assert "No synthesis: the manager could not write the answer (unavailable)" in reasoning
+    script_unreachable_manager(scripted)
+    stream = await oai.chat.completions.create(model=model, messages=[user("go")], stream=True)
+    _chunks, content, _reasoning = await collect(stream)
+    assert content == FALLBACK_ANSWER

@@ -16,7 +16,11 @@ from sqlalchemy.exc import OperationalError
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
 from tests.facade.conftest import room_model
 from tests.factories import create_agent
-from tests.scripted_turns import script_orchestrator
+from tests.scripted_turns import (
+    FALLBACK_ANSWER,
+    script_orchestrator,
+    script_unreachable_manager,
+)
 from tests.turns_api.conftest import Serve
 
 
@@ -240,3 +244,12 @@ async def test_a_response_whose_request_fields_could_not_be_kept_still_runs(
     assert again.output_text == response.output_text
     assert again.model.startswith("agent-")
     assert again.metadata == {}
+
+
+async def test_an_unreachable_manager_responds_with_the_specialists_reply(
+    client: httpx.AsyncClient, oai: openai.AsyncOpenAI, scripted: ScriptedProvider
+) -> None:
+    script_unreachable_manager(scripted)
+    model = await room_model(client, ["alpha", "beta"], "orchestrator")
+    response = await oai.responses.create(model=model, input="go")
+    assert (response.status, response.output_text) == ("completed", FALLBACK_ANSWER)

@@ -14,6 +14,7 @@ from mcp_types import CallToolResult, ElicitRequestParams, ElicitResult, ErrorDa
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.factories import create_agent, create_room
 from tests.mcp_server.conftest import mcp_client
+from tests.scripted_turns import FALLBACK_ANSWER, script_unreachable_manager
 from tests.turns_api.approvals_helpers import gated_agent
 
 
@@ -91,6 +92,17 @@ async def test_orchestrator_progress_has_rounds_and_routing(
     assert said.index("Alpha answers.") < said.index("**Alpha** (@alpha):\na")
     assert "Round 1 evaluated: the specialists' work is enough." in said
     assert said[-1] == "The manager writes the answer."
+
+
+async def test_an_unreachable_manager_still_gives_the_tool_an_answer(
+    app: FastAPI, client: httpx.AsyncClient, scripted: ScriptedProvider
+) -> None:
+    await create_room(client, ["alpha", "beta"], name="Team", mode="orchestrator")
+    script_unreachable_manager(scripted)
+    async with mcp_client(app) as mcp:
+        result = await mcp.call_tool("room_team", {"message": "hi"})
+    assert not result.is_error
+    assert text(result) == FALLBACK_ANSWER
 
 
 async def test_tool_calls_are_progress_too(

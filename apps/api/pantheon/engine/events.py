@@ -27,16 +27,16 @@ Notes:
   succeeded), its mean ``score`` (``null`` when no review was readable), why the loop
   stopped (``reason``: ``approved`` | ``max_rounds`` | ``no_gain`` | ``draft_failed``) and
   the draft's ``text``: the turn's answer.
-- ``routing`` / ``evaluation`` with ``fallback=true`` say why in ``reason``: the failed
-  manager call's error code (``unavailable``, ``timeout``, ``budget_exceeded`` ...) or
-  ``bad_json`` (it answered, but not with the decision), and name the manager's
-  ``model``; both are left out when the manager decided (``fallback=false``).
+- ``routing`` / ``evaluation`` / ``synthesis_completed`` with ``fallback=true`` say why
+  in ``reason`` (the failed manager call's code: ``unavailable``, ``timeout`` ..., or
+  ``bad_json``) and name the manager's ``model``; both are left out when the manager
+  decided. A failed synthesis is ``agent_failed`` for ``manager``, then the fallback
+  ``synthesis_completed`` (``fallback`` sent only then): its ``text`` is the
+  specialists' outputs as written (``fallback_answer``); it records nothing.
 - ``agent_failed.error`` is a short user-safe sentence, ``code`` the machine code
   (``rate_limited``, ``unavailable``, ``timeout``, ``bad_request``, ``unknown_model``,
   ``internal_error`` ...); raw provider or exception text never appears, except the
   upstream's reason for refusing a request as invalid (cleaned, bounded).
-- A failed synthesis is reported as ``agent_failed`` with ``agent_key="manager"`` and no
-  ``synthesis_completed`` follows.
 - ``usage`` on ``agent_completed`` is ``{"input_tokens", "output_tokens"}``; on
   ``turn_completed`` it also has ``cost_usd``.
 - ``retrying``: a call of ``agent_key`` (``manager`` for the synthesis) failed with the
@@ -51,7 +51,8 @@ Notes:
   ends in ``!``; that agent stops there (no ``agent_completed``) and the turn ends
   ``awaiting_approval``. ``turn_started.continues`` names the paused turn in a
   continuation (else ``null``); there the decided calls are announced again
-  (``tool_call``) before their ``tool_result``.
+  (``tool_call``) before their ``tool_result``. ``turn_started.retries`` (sent only
+  then) names the orchestrator turn a retry re-runs failed agents of (ADR 0034).
 - ``evaluation`` serialises its flag as ``"continue"`` (the Python attribute is
   ``continue_``); always dump with ``by_alias=True``, as ``event_to_json`` does.
 - ``summary``: the session's older history no longer fitted the turn's models, so the
@@ -73,11 +74,13 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     model_serializer,
 )
 
 from pantheon.engine.call_output import CallOutput
+from pantheon.engine.event_parts import TokenUsage as TokenUsage
+from pantheon.engine.event_parts import TurnUsage as TurnUsage
+from pantheon.engine.event_parts import quiet_fields
 from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
 
 
@@ -85,27 +88,22 @@ class _Event(BaseModel):
     model_config = ConfigDict(frozen=True, populate_by_name=True)
     # Internal events are recorded, never sent to clients (module docstring).
     internal: ClassVar[bool] = False
+    # Optional fields left out of the wire form while unset (``event_parts.quiet_fields``).
+    quiet: ClassVar[tuple[str, ...]] = ()
 
     turn_id: str
 
 
-class TokenUsage(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-
-class TurnUsage(TokenUsage):
-    cost_usd: float = 0.0
-
-
 class TurnStartedEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("retries",)
     type: Literal["turn_started"] = "turn_started"
     session_id: str
     mode: Mode
     agents: list[str]
     continues: str | None = None
+    retries: str | None = None
+
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class SummaryEvent(_Event):
@@ -116,18 +114,6 @@ class SummaryEvent(_Event):
     summary_messages: int
     text: str | None = None
     code: str | None = None
-
-
-def _fallback_detail_only_on_fallback(
-    self: RoutingEvent | EvaluationEvent, handler: SerializerFunctionWrapHandler
-) -> dict[str, Any]:
-    """``reason`` and ``model`` are sent only with ``fallback=true``, so a manager that
-    decided keeps the event's earlier bytes."""
-    data: dict[str, Any] = handler(self)
-    if not self.fallback:
-        data.pop("reason", None)
-        data.pop("model", None)
-    return data
 
 
 class RoundStartEvent(_Event):
@@ -141,6 +127,7 @@ class RoundEndEvent(_Event):
 
 
 class RoutingEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("reason", "model")
     type: Literal["routing"] = "routing"
     round: int
     agents: list[str]
@@ -148,7 +135,7 @@ class RoutingEvent(_Event):
     reason: str | None = None
     model: str | None = None
 
-    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class AgentStartedEvent(_Event):
@@ -223,6 +210,7 @@ class ApprovalRequiredEvent(_Event):
 
 
 class EvaluationEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("reason", "model")
     type: Literal["evaluation"] = "evaluation"
     round: int
     continue_: bool = Field(
@@ -233,7 +221,7 @@ class EvaluationEvent(_Event):
     reason: str | None = None
     model: str | None = None
 
-    _wire = model_serializer(mode="wrap")(_fallback_detail_only_on_fallback)
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class SynthesisStartedEvent(_Event):
@@ -241,8 +229,14 @@ class SynthesisStartedEvent(_Event):
 
 
 class SynthesisCompletedEvent(_Event):
+    quiet: ClassVar[tuple[str, ...]] = ("fallback", "reason", "model")
     type: Literal["synthesis_completed"] = "synthesis_completed"
     text: str
+    fallback: bool = False
+    reason: str | None = None
+    model: str | None = None
+
+    _wire = model_serializer(mode="wrap")(quiet_fields)
 
 
 class StageStartedEvent(_Event):

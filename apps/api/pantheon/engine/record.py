@@ -15,8 +15,9 @@ Promises:
   A call still running when the turn was cancelled is recorded ``ok=False`` with
   ``result="cancelled"``.
 - ``status``: ``"awaiting_approval"`` when ``resume_state`` is set (an agent paused for
-  a person's approval); else ``"failed"`` when no agent message succeeded; ``"partial"`` when some
-  message (an agent or the synthesis) failed or was cancelled; else ``"completed"``.
+  a person's approval); else ``"failed"`` when no agent message (nor a synthesis)
+  succeeded; ``"partial"`` when some message (an agent or the synthesis) failed or was
+  cancelled; else ``"completed"``.
   Failed route/evaluate calls do not degrade the status (the engine falls back and says
   so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
 - ``output`` is the turn's text, formatted as in the seed.
@@ -211,7 +212,9 @@ class TurnRecord:
         if self.resume_state is not None:
             return "awaiting_approval"
         messages = self.messages
-        if not any(m.role == "assistant" and m.status == "ok" for m in messages):
+        # A retry of the synthesis alone (ADR 0034) has only the manager's message; a
+        # synthesis never runs without some agent message that succeeded otherwise.
+        if not any(m.status == "ok" for m in messages):
             return "failed"
         if any(m.status != "ok" for m in messages):
             return "partial"

@@ -70,6 +70,7 @@ async def _events(
         mode=snapshot.mode,
         agents=[agent.key for agent in participants],
         continues=snapshot.resume.continues if snapshot.resume is not None else None,
+        retries=snapshot.retry.turn_id if snapshot.retry is not None else None,
     )
     if snapshot.resume is not None and snapshot.resume.cancelled:
         return  # cancelled while it waited: the decisions refuse its calls, nothing runs

@@ -10,6 +10,8 @@ trusted: the engine orders agents by ``position`` (then key) itself.
 ``room_description`` is the room's purpose, given to every agent and the manager;
 ``reuse`` holds the stages a pipeline ``rerun_from`` takes over from the session's last
 pipeline turn (checked by the route: they are the roster's first stages, in order).
+``retry`` (an orchestrator turn's retry, ADR 0034) names the failed agents to run again
+and the recorded outputs the synthesis reuses.
 ``interleaving`` (a replay, docs/replay.md): the speaker of each event of the recorded
 turn, so that concurrent speakers' events come out in the recorded order.
 """
@@ -33,6 +35,8 @@ __all__ = [
     "HistoryEntry",
     "HistoryRole",
     "Mode",
+    "RetryPlan",
+    "ReusedOutput",
     "ReusedStage",
     "SessionSummary",
     "TurnSnapshot",
@@ -90,6 +94,29 @@ class ReusedStage:
 
 
 @dataclass(frozen=True, slots=True)
+class ReusedOutput:
+    """A specialist's successful output in the turn a retry re-runs, as recorded."""
+
+    agent_key: str
+    agent_name: str
+    content: str
+    round: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPlan:
+    """A retry of orchestrator turn ``turn_id`` (``POST /v1/turns/{id}/retry``): the
+    ``agents`` that failed there run again, together, as round ``round`` (reading the
+    outputs of the rounds before it), then the synthesis over ``outputs`` and theirs.
+    No agents: the synthesis alone."""
+
+    turn_id: str
+    round: int
+    agents: tuple[str, ...]
+    outputs: tuple[ReusedOutput, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ClientContext:
     """Context a client supplies itself instead of the session's (the OpenAI facade).
 
@@ -129,6 +156,7 @@ class TurnSnapshot:
     # A continuation of a turn paused for approval (engine/approvals.py), else None.
     resume: Resume | None = None
     interleaving: tuple[str | None, ...] = ()
+    retry: RetryPlan | None = None
 
     def ordered_roster(self) -> list[AgentSnapshot]:
         """The roster in room position order (ties broken by key, for determinism)."""

@@ -171,6 +171,14 @@ class Transcript:
     def _on_synthesis_started(self, _event: dict[str, Any]) -> list[Piece]:
         return [("reasoning_content", "The manager writes the answer.\n")]
 
+    def _on_synthesis_completed(self, event: dict[str, Any]) -> list[Piece]:
+        """A written synthesis was streamed as deltas; a fallback is the answer itself."""
+        if not event.get("fallback"):
+            return []
+        why = f"the manager could not write the answer ({event.get('reason')})"
+        note = f"No synthesis: {why}; the answer is the specialists' own.\n"
+        return [("reasoning_content", note), ("content", str(event.get("text", "")))]
+
     def _on_tool_call(self, event: dict[str, Any]) -> list[Piece]:
         args = _short(json.dumps(event.get("arguments", {})), _ARGS_CHARS)
         who = self._name(str(event.get("agent_key", "")))
@@ -212,7 +220,7 @@ class Transcript:
 
 Handler = Callable[[Transcript, dict[str, Any]], list[Piece]]
 # Every event type, and what reads it; None: nothing to show (its content comes with
-# another event, e.g. ``synthesis_completed``'s text streamed as deltas; or internal).
+# another event, e.g. ``round_end``'s; or internal).
 HANDLERS: dict[str, Handler | None] = {
     "turn_started": Transcript._on_turn_started,
     "summary": None,
@@ -229,7 +237,7 @@ HANDLERS: dict[str, Handler | None] = {
     "approval_required": Transcript._on_approval_required,
     "evaluation": Transcript._on_evaluation,
     "synthesis_started": Transcript._on_synthesis_started,
-    "synthesis_completed": None,
+    "synthesis_completed": Transcript._on_synthesis_completed,
     "stage_started": Transcript._on_stage_started,
     "stage_completed": Transcript._on_stage_completed,
     "review": Transcript._on_review,

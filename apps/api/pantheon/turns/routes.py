@@ -22,6 +22,7 @@ from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import (
     ApprovalCreate,
     ReplayCreate,
+    RetryCreate,
     TurnCreate,
     TurnDetail,
     TurnRead,
@@ -144,6 +145,30 @@ async def replay_turn(
     """Re-run a finished turn on its recorded call outputs in a new session (docs/replay.md);
     with changes, only the calls whose inputs changed are paid."""
     started = await service.replay(user, turn_id, data or ReplayCreate())
+    if _wants_stream(request, stream):
+        events = await service.events(user, started.turn_id, 0)
+        return _sse(events, service.settings.sse.keepalive_s)
+    return await service.wait_for_detail(user, started)
+
+
+@router.post(
+    "/v1/turns/{turn_id}/retry",
+    status_code=status.HTTP_201_CREATED,
+    response_model=TurnDetail,
+    dependencies=[Depends(limit_turn_rate)],
+    responses={200: {"content": {"text/event-stream": {}}, "description": "SSE stream"}},
+)
+async def retry_turn(
+    turn_id: str,
+    request: Request,
+    service: ServiceDep,
+    user: UserIdDep,
+    data: RetryCreate | None = None,
+    stream: Annotated[bool, Query(description="Stream the retry as SSE")] = False,
+) -> object:
+    """Run an orchestrator turn's failed agents again (or its synthesis alone), then a
+    synthesis that includes them, as a new turn of its session (README "Retry")."""
+    started = await service.retry(user, turn_id, data or RetryCreate())
     if _wants_stream(request, stream):
         events = await service.events(user, started.turn_id, 0)
         return _sse(events, service.settings.sse.keepalive_s)

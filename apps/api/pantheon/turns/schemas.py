@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -79,6 +80,22 @@ class ReplayCreate(RequestBody):
     )
     description: str | None = Field(default=None, max_length=5_000, description="Room purpose")
     mode: TurnMode | None = Field(default=None, description="Run the turn in another mode")
+
+
+class RetryCreate(RequestBody):
+    """Which failed agents of an orchestrator turn run again before a new synthesis
+    (README "Retry", ADR 0034)."""
+
+    model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
+
+    agents: list[Annotated[str, Field(min_length=1, max_length=64)]] | None = Field(
+        default=None,
+        max_length=64,
+        description=(
+            "Agent keys that failed in the turn; omitted: every one that failed; "
+            "[]: the synthesis alone"
+        ),
+    )
 
 
 class TurnUsageRead(BaseModel):

@@ -37,7 +37,15 @@ from pantheon.turns.idempotency import ensure_same_request, request_hash
 from pantheon.turns.preflight import prepare_turn
 from pantheon.turns.replay.plan import prepare_replay, replay_session
 from pantheon.turns.repository import TurnRepository
-from pantheon.turns.schemas import ApprovalCreate, ReplayCreate, TurnCreate, TurnDetail, TurnRead
+from pantheon.turns.retry import prepare_retry
+from pantheon.turns.schemas import (
+    ApprovalCreate,
+    ReplayCreate,
+    RetryCreate,
+    TurnCreate,
+    TurnDetail,
+    TurnRead,
+)
 from pantheon.turns.views import turn_detail, turn_read
 
 
@@ -152,6 +160,17 @@ class TurnService:
             self._guard(limits),
         )  # fmt: skip
         return await self._claim(self._live(plan.snapshot, owner_id, None, None), job)
+
+    async def retry(self, owner_id: uuid.UUID, turn_id: str, data: RetryCreate) -> StartedTurn:
+        """Run an orchestrator turn's failed agents again, then its synthesis over their
+        outputs and the recorded ones, as a new turn of its session (ADR 0034)."""
+        self.registry.ensure_accepting()
+        if await self.live_turn(owner_id, turn_id) is not None:
+            raise Conflict(f"turn {turn_id} is still running; retry it after its turn_completed")
+        async with unit_of_work(self.db, write=False) as session:
+            snapshot = await prepare_retry(session, self.settings, owner_id, turn_id, data)
+            limits = await _spend_limits(session, owner_id, snapshot, self.gateway)
+        return await self._launch(snapshot, owner_id, None, None, limits)
 
     async def _launch(
         self,

@@ -9,7 +9,7 @@ import { Composer } from "./composer.js";
 import { loadingNote } from "./history.js";
 import { HistoryLog } from "./history-log.js";
 import { LiveTurn } from "./live-turn.js";
-import { api, postApprovalsStream } from "../core/api.js";
+import { api, postApprovalsStream, postRetryStream } from "../core/api.js";
 import { defaultMode, latestRerunnable, modeSpec } from "../core/modes.js";
 import { clearRunning } from "../core/resume-store.js";
 import { decisionText } from "../text/decisions.js";
@@ -34,6 +34,7 @@ export class ChatPane {
       edit: (view) => this.composer.edit(view.message, view.mode),
       rerunFrom: (view, key) => this.send({ message: view.message, mode: this.modeFor(view), rerunFrom: key }),
       retryAgent: (view, key) => this.retryAgent(view, key),
+      retrySynthesis: (view) => this.retryTurn(view, []),
       decide: (view, decisions) => this.decide(view, decisions),
       fork: (view) => this.fork(view),
       forkEdit: (view) => this.forkEdit(view),
@@ -106,11 +107,29 @@ export class ChatPane {
   }
 
   /** A failed agent again, in a new turn: a mode that re-runs from a stage does so (the
-   * stages before it keep their output); a room runs just that agent (`agent`); an agent's
-   * session has only it, so the message is simply sent again. */
+   * stages before it keep their output); a mode whose answer is a synthesis runs it again
+   * then a synthesis that includes it (retryTurn); a room runs just that agent (`agent`);
+   * an agent's session has only it, so the message is simply sent again. */
   retryAgent(view, key) {
     if (modeSpec(view.mode)?.can_rerun) return this.actions.rerunFrom(view, key);
+    if (this.retriesHere(view)) return this.retryTurn(view, [key]);
     return this.send({ message: view.message, agent: this.context?.room ? key : null });
+  }
+
+  /** A turn of this very session (not a fork's parent) whose answer is a synthesis. */
+  retriesHere(view) {
+    const own = !view.el.dataset.sessionId || view.el.dataset.sessionId === this.context?.sessionId;
+    return Boolean(view.turnId && own && modeSpec(view.mode)?.answer === "synthesis");
+  }
+
+  /** Run a turn's failed `agents` (none: its synthesis alone) again, then a new synthesis
+   * over them and its recorded outputs, streamed below as a new turn (docs/web.md). */
+  async retryTurn(view, agents) {
+    if (this.busy) return;
+    const live = new LiveTurn({ sessionId: this.context?.sessionId, message: view.message,
+      mode: view.mode, actions: this.actions,
+      onFinished: (done, outcome) => this.finished(done, outcome, null) });
+    await this.run(live, (t) => t.open(() => postRetryStream(view.turnId, { agents }, t.controller.signal)));
   }
 
   /** The mode to send with a regenerated turn: its own, unless that is the room's default. */
@@ -151,7 +170,7 @@ export class ChatPane {
       if (elsewhere.href) link = { href: elsewhere.href, text: "Open the running one" };
     }
     this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint, link);
-    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun, .panel-retry")) {
+    for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun, .panel-retry, .answer-retry")) {
       button.disabled = this.busy;
     }
     // rerun_from reuses the session's latest turn in that mode: only its stages offer it.

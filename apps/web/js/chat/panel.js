@@ -131,6 +131,7 @@ export class AgentPanel {
 
   /** message: a sentence for a person; code: the machine code, shown small. */
   fail(message, code) {
+    this.failure = message || "This agent failed."; // the Answer block repeats it
     this.setState("failed");
     this.render();
     this.foot.replaceChildren(

@@ -8,6 +8,7 @@ import { renderUsage } from "./turn-usage.js";
 import { WORKFLOW_RENDERERS } from "./workflow-events.js";
 import { modeSpec } from "../core/modes.js";
 import { readableDecisions } from "../text/decisions.js";
+import { fallbackAnswer } from "./answer.js";
 
 const label = (text) => h("span", { class: "decision-label" }, text);
 const spinner = () => h("span", { class: "spinner", "aria-hidden": "true" });
@@ -44,6 +45,11 @@ export const RENDERERS = {
     view.agents = e.agents;
     view.el.dataset.mode = e.mode;
     view.modeEl.textContent = e.mode;
+    if (e.retries) { // runs failed agents (or the synthesis) of an earlier turn again
+      view.el.dataset.retries = e.retries;
+      view.modeEl.textContent = `${e.mode} · retry`;
+      view.modeEl.title = "A retry: failed work of the turn above, run again, then a new answer";
+    }
     if (e.continues) { // its "message" is the person's decisions: nothing to edit or resend
       view.el.dataset.continues = e.continues;
       view.setMessage(readableDecisions(view.message));
@@ -55,6 +61,7 @@ export const RENDERERS = {
     const round = view.round(e.round);
     round.el.dataset.state = "running";
     if (!modeSpec(view.mode)?.uses_manager) return; // e.g. review rounds have no manager
+    if (view.el.dataset.retries) return; // a retry's round is not routed: nobody chooses
     view.decision(round.routing, [spinner(), label("Manager is choosing who answers…")], { pending: true });
   },
 
@@ -146,6 +153,10 @@ export const RENDERERS = {
   },
 
   synthesis_completed(view, e) {
+    if (e.fallback) { // the synthesis failed: the specialists' replies are the answer
+      fallbackAnswer(view, e.text, byModel(e.model ?? view.managerModel, describeFailure(e.reason)));
+      return;
+    }
     view.synthesis?.complete(e.text);
     view.answerText = e.text;
   },

@@ -10,7 +10,7 @@ import { renderUsage } from "./turn-usage.js";
 import { copyButton } from "../core/clipboard.js";
 import { trackCitations } from "./citations.js";
 import { ApprovalCard } from "./approval-card.js";
-import { answerBlock, foldWork, lastStageAnswer } from "./answer.js";
+import { answerBlock, foldWork, lastStageAnswer, missingWork } from "./answer.js";
 
 const STATUS_LABEL = {
   running: "running",
@@ -118,6 +118,7 @@ export class TurnView {
       }
     }
     lastStageAnswer(this);
+    missingWork(this);
     foldWork(this);
   }
 

@@ -187,6 +187,16 @@ export async function postApprovalsStream(turnId, body, signal) {
   });
 }
 
+/** Run a turn's failed agents (or its synthesis alone) again; streams the new turn. */
+export async function postRetryStream(turnId, body, signal) {
+  return openStream(`/v1/turns/${id(turnId)}/retry`, {
+    method: "POST",
+    signal,
+    headers: { Accept: "text/event-stream", "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
 /** Follow a running or finished turn's events after event `after`. */
 export async function followTurnStream(turnId, after, signal) {
   return openStream(`/v1/turns/${id(turnId)}/events`, {

@@ -12,8 +12,15 @@ A round never exceeds ``max_agents_per_round`` nor the invocations left under
 ``max_specialist_invocations``. Then, if any specialist succeeded,
 ``synthesis_started`` -> ``delta``s with ``agent_key="manager"`` ->
 ``synthesis_completed``; a failed synthesis is ``agent_failed`` for ``manager`` and
-leaves the turn ``partial``. If every specialist failed there is no synthesis and the
-record's status is ``failed``. Messages are recorded in routing order, synthesis last.
+leaves the turn ``partial``, and a ``synthesis_completed`` with ``fallback=true`` gives
+the specialists' outputs as the answer (not when the synthesis was cancelled). If every
+specialist failed there is no synthesis and the record's status is ``failed``. Messages
+are recorded in routing order, synthesis last.
+
+Retry (``snapshot.retry``, ADR 0034): ``round_start`` for the failed agents' round, those
+agents again (no route call), ``round_end``, no evaluation, then the synthesis over the
+recorded outputs and theirs (in round order), or its fallback; with no agents, no round:
+the synthesis alone.
 
 Approvals: a specialist that pauses lets the round's others finish, then the turn stops
 before ``round_end`` (``awaiting_approval``). The continuation starts inside that round:
@@ -42,9 +49,10 @@ from pantheon.engine.modes.orchestrator_calls import (
     prepare_specialist,
     prepare_synthesis,
     route,
+    synthesis_fallback,
 )
 from pantheon.engine.prompting import Contribution
-from pantheon.engine.snapshot import AgentSnapshot, TurnSnapshot
+from pantheon.engine.snapshot import AgentSnapshot, RetryPlan, TurnSnapshot
 from pantheon.llm.gateway import closing_stream
 
 
@@ -63,15 +71,25 @@ class OrchestratorMode:
         bounds = snapshot.orchestrator
         state = ctx.resume_state
         resumed = state.orchestrator if state is not None else None
-        outputs: list[Contribution] = list(resumed.outputs) if resumed else []
-        used = resumed.used if resumed else 0
-        for round_no in range(resumed.round if resumed else 1, bounds.max_depth + 1):
+        retry = snapshot.retry if resumed is None else None
+        outputs: list[Contribution] = list(resumed.outputs) if resumed else _reused(retry)
+        # A retry runs its one round and no other: it spends the invocations at once.
+        used = resumed.used if resumed else bounds.max_specialist_invocations if retry else 0
+        first = resumed.round if resumed else retry.round if retry else 1
+        ctx.record.rounds = 1  # a retry of the synthesis alone runs no round
+        alone = retry is not None and not retry.agents
+        last = first - 1 if alone else max(first, bounds.max_depth)
+        for round_no in range(first, last + 1):
             ctx.record.rounds = round_no
             runs: dict[str, SpeakerRun] = {}
             if resumed is not None and round_no == resumed.round:
                 routed, runs = list(resumed.routed), _resumed_runs(ctx, by_key, resumed)
             else:
-                opening = _open_round(ctx, by_key, round_no, used, outputs, runs)
+                opening = (
+                    _retry_round(ctx, by_key, retry, outputs, runs)
+                    if retry is not None
+                    else _open_round(ctx, by_key, round_no, used, outputs, runs)
+                )
                 async with closing_stream(opening) as events:
                     async for event in events:
                         yield event
@@ -100,9 +118,14 @@ class OrchestratorMode:
             if not go_on:
                 break
         if outputs:
-            async with closing_stream(ctx.speak(prepare_synthesis(ctx, outputs))) as events:
+            outputs.sort(key=lambda c: c.round or 0)  # a retry's outputs join their round
+            synthesis = prepare_synthesis(ctx, outputs)
+            async with closing_stream(ctx.speak(synthesis)) as events:
                 async for event in events:
                     yield event
+            stand_in = synthesis_fallback(ctx, synthesis, outputs)
+            if stand_in is not None:
+                yield stand_in
 
 
 async def _open_round(
@@ -126,6 +149,28 @@ async def _open_round(
     for key in routing.agents:
         instruction = routing.instructions.get(key)
         runs[key] = prepare_specialist(ctx, by_key[key], round_no, instruction, earlier)
+
+
+def _reused(retry: RetryPlan | None) -> list[Contribution]:
+    """The recorded outputs a retry's synthesis reads (none for other turns)."""
+    if retry is None:
+        return []
+    return [Contribution(o.agent_key, o.agent_name, o.content, o.round) for o in retry.outputs]
+
+
+async def _retry_round(
+    ctx: TurnContext,
+    by_key: dict[str, AgentSnapshot],
+    retry: RetryPlan,
+    outputs: list[Contribution],
+    runs: dict[str, SpeakerRun],
+) -> AsyncIterator[TurnEvent]:
+    """A retry's round: ``round_start``, then the failed agents again, with no route call
+    (so no ``routing``) nor instruction; they read the outputs of the rounds before."""
+    yield RoundStartEvent(turn_id=ctx.snapshot.turn_id, round=retry.round)
+    earlier = [c for c in outputs if (c.round or 0) < retry.round]
+    for key in retry.agents:
+        runs[key] = prepare_specialist(ctx, by_key[key], retry.round, None, earlier)
 
 
 def _resumed_runs(

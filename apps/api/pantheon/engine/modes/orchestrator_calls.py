@@ -5,7 +5,8 @@ Promises: every call goes through ``TurnContext`` and so is recorded in ``llm_ca
 never gets tools. Route and evaluate ask for JSON with a ``response_format`` schema, but
 the tolerant parsers still decide: routing that fails or is unusable falls back to the
 first roster agent (``fallback=True``); an evaluation that fails or is unparsable means
-"stop" (``fallback=True``). A fallback says why (``ManagerFallback``: the failed call's
+"stop" (``fallback=True``); a failed synthesis falls back to the specialists' outputs
+(``synthesis_fallback``). A fallback says why (``ManagerFallback``: the failed call's
 error code, or ``bad_json`` for an answer that was not the decision) and which model.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pantheon.engine.context import SpeakerRun, TurnContext
+from pantheon.engine.events import SynthesisCompletedEvent
 from pantheon.engine.json_extract import (
     CONTINUE_FORMAT,
     Routing,
@@ -158,3 +160,26 @@ def prepare_synthesis(ctx: TurnContext, outputs: Sequence[Contribution]) -> Spea
     system, task = synthesis_task(snapshot.message, outputs, window, snapshot.room_description)
     request = _manager_request(ctx, "synthesis", system, task, max_tokens=None)
     return ctx.prepare_synthesis(request)
+
+
+def fallback_answer(outputs: Sequence[Contribution]) -> str:
+    """The specialists' outputs as they wrote them: the answer when no synthesis could be
+    written (one output alone, several under their names)."""
+    if len(outputs) == 1:
+        return outputs[0].text
+    return "\n\n".join(f"**{c.agent_name}**\n\n{c.text.strip()}" for c in outputs)
+
+
+def synthesis_fallback(
+    ctx: TurnContext, run: SpeakerRun, outputs: Sequence[Contribution]
+) -> SynthesisCompletedEvent | None:
+    """After a failed (not cancelled) synthesis: the fallback answer, saying why."""
+    if run.message is None or run.message.status != "failed":
+        return None
+    return SynthesisCompletedEvent(
+        turn_id=ctx.snapshot.turn_id,
+        text=fallback_answer(outputs),
+        fallback=True,
+        reason=run.message.error_code or ErrorCode.LLM_ERROR,
+        model=run.request.model,
+    )

@@ -50,7 +50,7 @@ from pantheon.engine.events import (
     TurnStartedEvent,
     type_name,
 )
-from pantheon.engine.speakers import MANAGER_KEY
+from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
 from pantheon.protocols.agui.ids import message_id, tool_message_id
 from pantheon.protocols.agui.outcome import approval_interrupt
 
@@ -170,6 +170,13 @@ def synthesis_started(fold: RunFold, _event: SynthesisStartedEvent) -> Out:
 
 
 def synthesis_completed(fold: RunFold, event: SynthesisCompletedEvent) -> Out:
+    if event.fallback:  # the synthesis failed: the specialists' outputs are the answer
+        return [
+            *fold.speak(MANAGER_KEY, MANAGER_NAME, subagent=False),
+            *fold.write(MANAGER_KEY, event.text),
+            *fold.finish_speaker(MANAGER_KEY),
+            *_custom("pantheon.synthesis_fallback", event),
+        ]
     return [*fold.finish_speaker(MANAGER_KEY, event.text), *fold.close_step("synthesis")]
 
 
