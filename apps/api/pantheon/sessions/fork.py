@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from pantheon.db.base import utcnow
 from pantheon.db.models import ChatSession, Turn
 from pantheon.errors import Conflict, Unprocessable, not_found
-from pantheon.sessions.lineage import lineage
+from pantheon.sessions.lineage import Lineage, segments
 from pantheon.sessions.repository import SessionRepository, SessionRow
 from pantheon.sessions.schemas import SessionRead
 from pantheon.sessions.service import session_read
@@ -46,7 +46,9 @@ async def fork_session(
     if turn is None:
         await _refuse_running(parent, turn_id, running_in)
         raise not_found("turn", turn_id)
-    segment = next((s for s in await lineage(repo.session, parent) if s.holds(turn)), None)
+    segment = next(
+        (s for s in await segments(repo.session, Lineage.of(parent)) if s.holds(turn)), None
+    )
     if segment is None:
         if await repo.get(owner_id, turn.session_id) is None:
             raise not_found("turn", turn_id)

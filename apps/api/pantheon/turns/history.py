@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pantheon.db.models import ChatSession, LLMCall, Message, ToolCallRow, Turn, TurnEventLog
 from pantheon.errors import Unprocessable
 from pantheon.live import event_log
-from pantheon.sessions.lineage import lineage, turns_of
+from pantheon.sessions.lineage import Lineage
 from pantheon.turns.schemas import TurnDetail
 from pantheon.turns.views import turn_detail
 
@@ -42,7 +42,7 @@ async def history_page(
     db: AsyncSession, chat: ChatSession, before: uuid.UUID | None, limit: int
 ) -> HistoryPage:
     """The newest ``limit`` recorded turns of ``chat``'s lineage older than turn ``before``."""
-    condition = turns_of(await lineage(db, chat))
+    condition = Lineage.of(chat).turns()
     query = select(Turn).where(condition)
     if before is not None:
         cursor = await db.scalar(select(Turn).where(condition, Turn.id == before))
