@@ -2,6 +2,8 @@
 // createElement and text nodes only (no innerHTML, no HTML passthrough). Each tag has its
 // own builder below, so an attribute reaches the page only when a builder sets it: a link's
 // re-checked http(s) href, a list's start, a cell's alignment, a fence's language name.
+// TeX goes to KaTeX's render(), which builds elements too (never renderToString), with
+// trust off (no \href, no \htmlClass); what it refuses is shown as the source text.
 
 import { copyButton } from "../core/clipboard.js";
 import { highlightInto } from "./highlight.js";
@@ -51,7 +53,13 @@ const BUILDERS = {
   "th": cell,
   "td": cell,
   "code-block": codeBlock,
+  "math": math,
 };
+
+// KaTeX's limits for untrusted TeX: sizes in em, macro expansions per formula.
+const KATEX_OPTIONS = Object.freeze({
+  throwOnError: true, trust: false, strict: "ignore", maxSize: 20, maxExpand: 500,
+});
 
 // The other tags carry no attributes: the element and its children.
 const PLAIN = new Set(NODE_TAGS.filter((tag) => !Object.hasOwn(BUILDERS, tag)));
@@ -72,6 +80,21 @@ function element(tag, n) {
 function cell(n) {
   const el = element(n.tag, n);
   if (["left", "center", "right"].includes(n.attrs.align)) el.dataset.align = n.attrs.align;
+  return el;
+}
+
+function math(n) {
+  const tex = n.children.join("");
+  const { display, open, close } = n.attrs;
+  const el = document.createElement("span");
+  el.className = display ? "math math-display" : "math";
+  try {
+    if (!window.katex) throw new Error("KaTeX is not loaded");
+    window.katex.render(tex, el, { ...KATEX_OPTIONS, displayMode: display === true });
+  } catch {
+    el.replaceChildren(document.createTextNode(`${open}${tex}${close}`));
+    el.classList.add("math-error");
+  }
   return el;
 }
 
