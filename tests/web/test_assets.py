@@ -30,5 +30,7 @@ def test_a_reload_fetches_only_the_page_and_the_api(browser: Browser, server: Li
     scripts = [f for f in first.static() if f.url.split("?")[0].endswith(".js")]
     assert len(scripts) > 50
     assert [f.url for f in scripts if f.encoding != "gzip"] == []
+    # KaTeX comes with the first formula, not with the page.
+    assert [f.url for f in first.static() if "katex.min.js" in f.url] == []
     fetched_again = [f.url for f in again.static() if not f.cached]
     assert fetched_again == [server.url + "/"], fetched_again

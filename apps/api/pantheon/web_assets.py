@@ -5,8 +5,10 @@ No build step: the files in ``apps/web`` are what the browser runs. At startup (
 thread, off the event loop) every file is hashed and compressed, and ``index.html`` gets
 
 * ``?v=<hash>`` on each ``src``/``href`` naming one of the page's files;
-* an import map (``<script type="importmap">``) from every module's URL to its versioned
-  URL, so ``import ... from "../core/dom.js"`` loads ``js/core/dom.js?v=<hash>``, and its
+* an import map (``<script type="importmap">``) from every script's URL (but those the
+  page loads as classic scripts) to its versioned URL, so ``import ... from
+  "../core/dom.js"`` loads ``js/core/dom.js?v=<hash>`` (and ``import()`` of a vendored
+  script, its versioned URL too), and its
   SHA-256 in the Content-Security-Policy (an import map is an inline script);
 * a ``<link rel="modulepreload">`` for every module the entry module reaches by its static
   imports, so the browser fetches them all at once instead of one level at a time.
@@ -88,7 +90,8 @@ def versioned_index(page: str, assets: dict[str, Asset], sources: dict[str, byte
         return match[0] if asset is None else f'{attribute}="{path}?v={asset.version}"'
 
     classic = set(_CLASSIC_SCRIPT.findall(page))
-    modules = sorted(p for p in assets if p.startswith("js/") and p.endswith(".js"))
+    # Every script but the classic ones: js/ and what a module imports when it needs it.
+    modules = sorted(p for p in assets if p.endswith(".js"))
     imports = {f"./{p}": f"./{p}?v={assets[p].version}" for p in modules if p not in classic}
     import_map = json.dumps({"imports": imports}, indent=None, separators=(",", ":"))
     digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()

@@ -4,6 +4,8 @@
 // re-checked http(s) href, a list's start, a cell's alignment, a fence's language name.
 // TeX goes to KaTeX's render(), which builds elements too (never renderToString), with
 // trust off (no \href, no \htmlClass); what it refuses is shown as the source text.
+// KaTeX is loaded with the first formula (import() of vendor/katex: a UMD script that
+// sets self.katex); until then a formula shows as its source.
 
 import { copyButton } from "../core/clipboard.js";
 import { highlightInto } from "./highlight.js";
@@ -84,18 +86,40 @@ function cell(n) {
 }
 
 function math(n) {
-  const tex = n.children.join("");
-  const { display, open, close } = n.attrs;
+  const formula = { tex: n.children.join(""), ...n.attrs };
   const el = document.createElement("span");
-  el.className = display ? "math math-display" : "math";
-  try {
-    if (!window.katex) throw new Error("KaTeX is not loaded");
-    window.katex.render(tex, el, { ...KATEX_OPTIONS, displayMode: display === true });
-  } catch {
-    el.replaceChildren(document.createTextNode(`${open}${tex}${close}`));
-    el.classList.add("math-error");
+  el.className = formula.display ? "math math-display" : "math";
+  if (window.katex) renderMath(el, formula);
+  else {
+    el.append(document.createTextNode(source(formula)));
+    waiting.set(el, formula);
+    loadKatex();
   }
   return el;
+}
+
+// Formulas shown before KaTeX arrived, rendered when it does (if still on the page).
+const waiting = new Map();
+let katexLoading = null;
+
+function loadKatex() {
+  katexLoading ??= import("../../vendor/katex/katex.min.js").then(() => {
+    for (const [el, formula] of waiting) if (el.isConnected) renderMath(el, formula);
+    waiting.clear();
+  }, () => { katexLoading = null; }); // offline: the source stays; the next formula tries again
+}
+
+function renderMath(el, formula) {
+  try {
+    window.katex.render(formula.tex, el, { ...KATEX_OPTIONS, displayMode: formula.display === true });
+  } catch {
+    el.replaceChildren(document.createTextNode(source(formula)));
+    el.classList.add("math-error");
+  }
+}
+
+function source({ tex, open, close }) {
+  return `${open}${tex}${close}`;
 }
 
 function codeBlock(n) {
