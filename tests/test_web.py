@@ -41,7 +41,7 @@ async def test_every_script_and_import_of_the_page_is_served(client: httpx.Async
 async def test_the_index_page_is_served_at_the_root(client: httpx.AsyncClient) -> None:
     response = await client.get("/")
     assert response.status_code == 200
-    assert '<script type="module" src="js/app.js">' in response.text
+    assert re.search(r'<script type="module" src="js/app.js\?v=[0-9a-f]{16}">', response.text)
 
 
 async def test_tooling_beside_the_page_is_not_served(tmp_path: Path) -> None:

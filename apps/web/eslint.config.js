@@ -23,7 +23,7 @@ export default [
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: "module",
-      globals: { ...globals.browser, Prism: "readonly" },
+      globals: { ...globals.browser, Prism: "readonly", katex: "readonly" },
     },
   },
   {
@@ -59,6 +59,8 @@ export default [
       "no-restricted-syntax": ["error",
         { selector: "CallExpression[callee.object.name='Prism'][callee.property.name=/^highlight/]",
           message: "Prism's highlight functions build HTML strings: tokenize only (text/highlight.js)." },
+        { selector: "MemberExpression[property.name='renderToString']",
+          message: "KaTeX's renderToString builds an HTML string: katex.render() builds elements." },
       ],
     },
   },

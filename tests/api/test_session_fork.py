@@ -52,7 +52,7 @@ async def test_fork_history_is_the_parent_up_to_the_turn(
     fork = response.json()
     parent = (await client.get(f"/v1/sessions/{session_id}")).json()
     assert fork["room_id"] == parent["room_id"]
-    assert fork["title"] == f"Fork of {parent['title']}" == "Fork of t"
+    assert fork["title"] == f"Fork of {parent['title']} at turn 2" == "Fork of t at turn 2"
     assert (fork["parent_id"], fork["fork_turn_id"]) == (session_id, turns[1])
     assert (await client.get(f"/v1/sessions/{fork['id']}")).json() == fork
     await _turn(client, fork["id"], "four")
@@ -75,7 +75,8 @@ async def test_fork_of_a_fork_and_at_an_inherited_turn(
     fork = (await _fork(client, session_id, turns[1])).json()
     three = await _turn(client, fork["id"], "three")
     deeper = (await _fork(client, fork["id"], three)).json()
-    assert deeper["title"] == "Fork of Fork of t"
+    # Named after the first source, at the turn's number in the fork's whole history.
+    assert deeper["title"] == "Fork of t at turn 3"
     await _turn(client, deeper["id"], "four")
     assert [text for role, text in _prompt(scripted) if role == "user"] == [
         "one",
@@ -103,7 +104,7 @@ async def test_fork_of_an_agent_session_stays_on_the_agent(client: httpx.AsyncCl
     assert (fork["agent_id"], fork["room_id"], fork["title"]) == (
         agent["id"],
         None,
-        "Fork of Plans",
+        "Fork of Plans at turn 1",
     )
     listed = (await client.get(f"/v1/agents/{agent['id']}/sessions")).json()
     assert {s["id"] for s in listed["items"]} == {session_id, fork["id"]}

@@ -81,3 +81,21 @@ async def test_history_errors(client: httpx.AsyncClient) -> None:
     assert stranger.status_code == 422
     assert "not in this session's history" in stranger.json()["detail"]
     assert (await client.get(url, params={"before": turns[0]})).json()["items"] == []
+
+
+async def test_history_through_a_turn_is_what_a_fork_there_would_show(
+    client: httpx.AsyncClient,
+) -> None:
+    session_id, turns = await _session(client, 4)
+    through = await _page(client, session_id, through=turns[2], limit=2)
+    assert [t["id"] for t in through["items"]] == turns[1:3]
+    assert (through["has_more"], through["before"]) == (True, turns[1])
+    older = await _page(client, session_id, before=through["before"])
+    assert [t["id"] for t in older["items"]] == turns[:1]
+    url = f"/v1/sessions/{session_id}/history"
+    both = await client.get(url, params={"before": turns[3], "through": turns[2]})
+    assert both.status_code == 422
+    assert "not both" in both.json()["detail"]
+    stranger = await client.get(url, params={"through": str(uuid.uuid4())})
+    assert stranger.status_code == 422
+    assert "through: turn" in stranger.json()["detail"]

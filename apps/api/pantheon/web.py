@@ -3,14 +3,16 @@
 Mounted after the API routers: Starlette matches routes in order, so ``/v1``, ``/docs``,
 ``/health`` and ``/ready`` keep answering and only the remaining paths reach the files.
 Only the page's own files are served: ``apps/web`` also holds its lint tooling
-(``package.json``, ``eslint.config.js``, ``node_modules/``), which stays private.
+(``package.json``, ``eslint.config.js``, ``node_modules/``), which stays private. They are
+read once, compressed and versioned (docs/adr/0036): restart the server after editing them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
@@ -19,45 +21,97 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from pantheon.errors import allowed_methods
+from pantheon.web_assets import INDEX, Asset, read_assets
 
 log = logging.getLogger("pantheon.web")
 
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 # The top-level entries of apps/web the browser may fetch; folders include everything below.
 PUBLIC_ENTRIES = frozenset({"index.html", "favicon.svg", "css", "js", "vendor"})
+IMMUTABLE = "public, max-age=31536000, immutable"  # a versioned URL never changes
+REVALIDATE = "no-cache"  # index.html and unversioned URLs: ask again (ETag) every time
 
 
 class WebFiles(StaticFiles):
-    """The page's files: only PUBLIC_ENTRIES (anything else answers 404), and a 405 (other
-    methods than GET and HEAD) only for files that exist: Starlette answers 405 to every
-    path, so a wrong method on a missing API route (the mount catches everything under
-    ``/``) would say 405 instead of 404."""
+    """The page's files: only PUBLIC_ENTRIES (anything else answers 404), read once and
+    served from memory, compressed and versioned (``pantheon.web_assets``, ADR 0035); a
+    405 (other methods than GET and HEAD) only for files that exist: Starlette answers 405
+    to every path, so a wrong method on a missing API route (the mount catches everything
+    under ``/``) would say 405 instead of 404."""
 
-    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
-        parts = PurePath(path).parts  # "." (the directory itself, for "/") has none
-        if parts and parts[0] not in PUBLIC_ENTRIES:
-            return "", None
-        return super().lookup_path(path)
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory=directory, html=True)
+        self.root = directory
+        self._assets: asyncio.Task[dict[str, Asset]] | None = None
+
+    async def assets(self) -> dict[str, Asset]:
+        """The files, read, hashed and compressed in a thread on the first request."""
+        if self._assets is None:
+            self._assets = asyncio.ensure_future(
+                asyncio.to_thread(read_assets, self.root, PUBLIC_ENTRIES)
+            )
+        return await asyncio.shield(self._assets)
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        assets = await self.assets()
+        name = INDEX if path in ("", ".") else path.replace(os.sep, "/")
+        if name not in assets and f"{name}/{INDEX}" in assets:
+            name = f"{name}/{INDEX}"
+        asset = assets.get(name)
         if scope["method"] in ("GET", "HEAD"):
-            return await super().get_response(path, scope)
+            if asset is None:
+                raise HTTPException(status_code=404)
+            return asset_response(asset, Request(scope))
         if allowed_methods(Request(scope)) != ["OPTIONS"]:
             # An API route serves this path with other methods: the mount matched only
             # because it takes every method (the 405 handler names the route's methods).
             raise HTTPException(status_code=405)
-        # A GET of the same path raises (or, with a 404.html, answers) 404 when nothing is
-        # there; its response is never sent, so no file is read.
-        found = await super().get_response(path, {**scope, "method": "GET"})
-        if found.status_code == 404:
+        if asset is None:
             raise HTTPException(status_code=404)
         raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
 
 
+def asset_response(asset: Asset, request: Request) -> Response:
+    """``asset`` for this request: gzip when the client takes it, a year of caching for
+    the URL of this very version, else revalidation by ETag (a 304 when unchanged)."""
+    gzipped = asset.gzipped is not None and _takes_gzip(request.headers.get("accept-encoding"))
+    body = asset.gzipped if gzipped and asset.gzipped is not None else asset.body
+    etag = f'"{asset.version}-gzip"' if gzipped else f'"{asset.version}"'
+    current = request.query_params.get("v") == asset.version
+    headers = {"ETag": etag, "Cache-Control": IMMUTABLE if current else REVALIDATE}
+    if asset.gzipped is not None:
+        headers["Vary"] = "Accept-Encoding"
+    if gzipped:
+        headers["Content-Encoding"] = "gzip"
+    if etag in _etags(request.headers.get("if-none-match")):
+        return Response(status_code=304, headers=headers)
+    headers["Content-Length"] = str(len(body))
+    content = body if request.method == "GET" else b""
+    return Response(content, headers=headers, media_type=asset.media_type)
+
+
+def _takes_gzip(accept_encoding: str | None) -> bool:
+    """Whether ``Accept-Encoding`` allows gzip (named, or ``*``, with a q above 0)."""
+    for item in (accept_encoding or "").split(","):
+        coding, _, params = item.strip().partition(";")
+        if coding.strip().lower() not in ("gzip", "*"):
+            continue
+        q = params.strip().lower().removeprefix("q=")
+        try:
+            return not params.strip() or float(q) > 0
+        except ValueError:
+            return False
+    return False
+
+
+def _etags(if_none_match: str | None) -> set[str]:
+    return {tag.strip().removeprefix("W/") for tag in (if_none_match or "").split(",")}
+
+
 def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:
     """Serve ``directory`` at ``/`` (``index.html`` for ``/``); call after the routers."""
-    if not (directory / "index.html").is_file():
+    if not (directory / INDEX).is_file():
         # An installed wheel carries only the package; the API still works without the page.
         log.warning("web client not found at %s; serving the API only", directory)
         return
-    app.mount("/", WebFiles(directory=directory, html=True), name="web")
+    app.mount("/", WebFiles(directory), name="web")

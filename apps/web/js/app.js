@@ -47,7 +47,8 @@ function parseHash() {
 
 function go(hash, { replace = false } = {}) {
   if (replace) history.replaceState(null, "", hash);
-  else if (location.hash !== hash) history.pushState(null, "", hash);
+  // Same hash but a draft fork's entry: "+ New session" must leave the draft.
+  else if (location.hash !== hash || history.state !== null) history.pushState(null, "", hash);
   route();
 }
 
@@ -108,7 +109,14 @@ async function route() {
   sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
   drawSidebar();
   main.replaceChildren(header(kind, owner, sessions, sessionId), chat.el);
-  const create = () => (kind === "room" ? api.createRoomSession(owner.id) : api.createAgentSession(owner.id)).then((s) => {
+  // A draft fork ("new" with the history it will have) lives in this history entry's state:
+  // made by the first message, gone if the person goes elsewhere first.
+  const fork = fresh && history.state?.fork?.owner === owner.id ? history.state.fork : null;
+  const make = () => {
+    if (fork) return api.forkSession(fork.sessionId, fork.turnId);
+    return kind === "room" ? api.createRoomSession(owner.id) : api.createAgentSession(owner.id);
+  };
+  const create = () => make().then((s) => {
     history.replaceState(null, "", `${base}/sessions/${s.id}`);
     state.route = parseHash();
     chat.context.sessionId = s.id;
@@ -127,12 +135,17 @@ async function route() {
     state.route = parseHash();
     chat.context.sessionId = null;
   };
-  // A fork (or a fresh chat, for null) of this owner, opened like any of its sessions.
+  // A session (or a fresh chat, for null) of this owner, opened like any of its sessions.
   const openSession = (sid) => {
     history.pushState(null, "", sid ? `${base}/sessions/${sid}` : `${base}/new`);
     return route();
   };
-  await chat.show({ [kind]: owner, sessionId, discardSession, openSession,
+  const openFork = ({ sessionId: source, turnId }) => {
+    history.pushState({ fork: { owner: owner.id, sessionId: source, turnId } }, "", `${base}/new`);
+    return route();
+  };
+  const sessionHref = (sid) => `${base}/sessions/${sid}`;
+  await chat.show({ [kind]: owner, sessionId, discardSession, openSession, openFork, fork, sessionHref,
     ensureSession: async () => chat.context.sessionId ?? create() });
   if (fresh) chat.composer.focus();
   return undefined;

@@ -3,13 +3,16 @@ same agent whose history is the parent's up to that turn, by reference (docs/adr
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Awaitable, Callable
+
+from sqlalchemy import and_, func, or_, select
 
 from pantheon.db.base import utcnow
 from pantheon.db.models import ChatSession, Turn
 from pantheon.errors import Conflict, Unprocessable, not_found
-from pantheon.sessions.lineage import lineage
+from pantheon.sessions.lineage import Lineage, segments
 from pantheon.sessions.repository import SessionRepository, SessionRow
 from pantheon.sessions.schemas import SessionRead
 from pantheon.sessions.service import session_read
@@ -22,10 +25,19 @@ RunningIn = Callable[[str], Awaitable[str | None]]
 _PAUSED = "awaiting_approval"
 
 
-def fork_title(title: str) -> str:
-    """The title that says a session is a fork of one titled ``title``."""
-    text = f"Fork of {title or 'a session'}"
-    return text if len(text) <= TITLE_LENGTH else text[: TITLE_LENGTH - 1] + "…"
+# A title fork_title made: a fork of a fork is named after the first one's source.
+_FORK_TITLE = re.compile(r"Fork of (.+) at turn \d+", re.DOTALL)
+
+
+def fork_title(title: str, position: int) -> str:
+    """The title that says a session is a fork of one titled ``title`` at its turn number
+    ``position`` (counted from the first turn of its history, inherited ones included)."""
+    made = _FORK_TITLE.fullmatch(title)
+    source = (made.group(1) if made else title) or "a session"
+    suffix = f" at turn {position}"
+    room = TITLE_LENGTH - len("Fork of ") - len(suffix)
+    source = source if len(source) <= room else source[: room - 1] + "…"
+    return f"Fork of {source}{suffix}"
 
 
 async def fork_session(
@@ -46,7 +58,9 @@ async def fork_session(
     if turn is None:
         await _refuse_running(parent, turn_id, running_in)
         raise not_found("turn", turn_id)
-    segment = next((s for s in await lineage(repo.session, parent) if s.holds(turn)), None)
+    segment = next(
+        (s for s in await segments(repo.session, Lineage.of(parent)) if s.holds(turn)), None
+    )
     if segment is None:
         if await repo.get(owner_id, turn.session_id) is None:
             raise not_found("turn", turn_id)
@@ -58,7 +72,7 @@ async def fork_session(
         owner_id=owner_id,
         room_id=parent.room_id,
         agent_id=parent.agent_id,
-        title=fork_title(title),
+        title=fork_title(title, await _position(repo, parent, turn)),
         created_at=utcnow(),
         parent_id=segment.session_id,
         fork_turn_id=turn.id,
@@ -67,6 +81,16 @@ async def fork_session(
     repo.add(row)
     await repo.session.flush()
     return session_read(SessionRow(row, row.created_at, None, 0))
+
+
+async def _position(repo: SessionRepository, chat: ChatSession, turn: Turn) -> int:
+    """``turn``'s number in ``chat``'s history (1 for its first turn, inherited included)."""
+    up_to = or_(
+        Turn.created_at < turn.created_at,
+        and_(Turn.created_at == turn.created_at, Turn.id <= turn.id),
+    )
+    query = select(func.count()).select_from(Turn).where(Lineage.of(chat).turns(), up_to)
+    return int(await repo.session.scalar(query) or 0)
 
 
 async def _refuse_running(parent: ChatSession, turn_id: uuid.UUID, running_in: RunningIn) -> None:

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pantheon.db.models import ChatSession, LLMCall, Message, ToolCallRow, Turn, TurnEventLog
 from pantheon.errors import Unprocessable
 from pantheon.live import event_log
-from pantheon.sessions.lineage import lineage, turns_of
+from pantheon.sessions.lineage import Lineage
 from pantheon.turns.schemas import TurnDetail
 from pantheon.turns.views import turn_detail
 
@@ -39,19 +39,28 @@ class HistoryPage(BaseModel):
 
 
 async def history_page(
-    db: AsyncSession, chat: ChatSession, before: uuid.UUID | None, limit: int
+    db: AsyncSession,
+    chat: ChatSession,
+    before: uuid.UUID | None,
+    limit: int,
+    *,
+    through: uuid.UUID | None = None,
 ) -> HistoryPage:
-    """The newest ``limit`` recorded turns of ``chat``'s lineage older than turn ``before``."""
-    condition = turns_of(await lineage(db, chat))
+    """The newest ``limit`` recorded turns of ``chat``'s lineage older than turn ``before``
+    (or up to and including turn ``through``: the history a fork made there would have)."""
+    condition = Lineage.of(chat).turns()
     query = select(Turn).where(condition)
-    if before is not None:
-        cursor = await db.scalar(select(Turn).where(condition, Turn.id == before))
+    for name, turn_id in (("before", before), ("through", through)):
+        if turn_id is None:
+            continue
+        cursor = await db.scalar(select(Turn).where(condition, Turn.id == turn_id))
         if cursor is None:
-            raise Unprocessable(f"before: turn {before} is not in this session's history")
+            raise Unprocessable(f"{name}: turn {turn_id} is not in this session's history")
+        newest = Turn.id < cursor.id if name == "before" else Turn.id <= cursor.id
         query = query.where(
             or_(
                 Turn.created_at < cursor.created_at,
-                and_(Turn.created_at == cursor.created_at, Turn.id < cursor.id),
+                and_(Turn.created_at == cursor.created_at, newest),
             )
         )
     query = query.order_by(Turn.created_at.desc(), Turn.id.desc()).limit(limit + 1)

@@ -26,7 +26,7 @@ from pantheon.engine.snapshot import (
     TurnSnapshot,
 )
 from pantheon.errors import Unprocessable, not_found
-from pantheon.sessions.lineage import lineage_of
+from pantheon.sessions.lineage import Lineage
 from pantheon.settings import Settings
 from pantheon.turns.approvals import awaiting_conflict
 from pantheon.turns.idempotency import ensure_same_request, request_hash
@@ -80,8 +80,8 @@ async def _stored_history(
 ) -> tuple[list[HistoryEntry], bool]:
     """The messages after the summary (at most ``limit``) and whether more were unread."""
     after = summary.through_at if summary is not None else None
-    segments = await lineage_of(turns.session, chat.id, chat.parent_id, chat.fork_turn_id)
-    rows, truncated = await turns.history(segments, limit, after=after)
+    lineage = Lineage(chat.id, chat.parent_id, chat.fork_turn_id)
+    rows, truncated = await turns.history(lineage, limit, after=after)
     return [_history_entry(m) for m in rows], truncated
 
 

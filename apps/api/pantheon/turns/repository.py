@@ -10,7 +10,7 @@ from sqlalchemy import Integer, Select, bindparam, select
 
 from pantheon.db.models import LLMCall, Message, ToolCallRow, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
-from pantheon.sessions.lineage import Segment, messages_of
+from pantheon.sessions.lineage import Lineage
 from pantheon.sessions.repository import SessionRepository
 
 
@@ -108,7 +108,7 @@ class TurnRepository(Repository):
         return list((await self.session.scalars(query)).all())
 
     async def history(
-        self, segments: list[Segment], limit: int, *, after: datetime | None = None
+        self, lineage: Lineage, limit: int, *, after: datetime | None = None
     ) -> tuple[list[HistoryMessage], bool]:
         """The newest ``limit`` messages of a session's lineage (newer than ``after``, the
         session summary's end, when given), oldest first, and whether older ones were left
@@ -119,12 +119,12 @@ class TurnRepository(Repository):
         the columns a prompt needs, as plain tuples: every turn reads up to
         ``history_messages`` of them, and ORM objects cost more than the query. A session
         that is no fork (the usual case) runs a statement built once."""
-        if len(segments) == 1 and segments[0].through_at is None:
+        if not lineage.is_fork:
             query = _OWN_HISTORY[after is not None]
-            params = {"session_id": segments[0].session_id, "after": after, "limit": limit + 1}
+            params = {"session_id": lineage.session_id, "after": after, "limit": limit + 1}
             result = await self.session.execute(query, params)
         else:
-            query = select(*_HISTORY_COLUMNS).where(messages_of(segments))
+            query = select(*_HISTORY_COLUMNS).where(lineage.messages())
             if after is not None:
                 query = query.where(Message.created_at > after)
             result = await self.session.execute(query.order_by(*_NEWEST_FIRST).limit(limit + 1))

@@ -199,13 +199,19 @@ async def session_history(
         uuid.UUID | None, Query(description="A turn id: only turns older than it")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+    through: Annotated[
+        uuid.UUID | None,
+        Query(description="A turn id: only turns up to and including it (a fork made there)"),
+    ] = None,
 ) -> HistoryPage:
     """A page of the session's recorded turns (a fork's inherited ones included), newest
     page first, each with its events and figures: what a reader needs to show them."""
     chat = await SessionRepository(uow).get(user, session_id)
     if chat is None:
         raise not_found("session", session_id)
-    return await history_page(uow, chat, before, limit)
+    if before is not None and through is not None:
+        raise Unprocessable("give before or through, not both")
+    return await history_page(uow, chat, before, limit, through=through)
 
 
 @router.get("/v1/turns/{turn_id}")

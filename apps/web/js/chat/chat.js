@@ -3,6 +3,8 @@
 // the per-turn actions: copy, regenerate (the same message again, as a new turn),
 // edit-and-resend (a changed message, new turn), fork (a new session with the history up
 // to that turn) and fork and resend (a new session whose history stops before that turn).
+// A fork is a draft until its first message: the page shows the history it will have and
+// makes it on send, so leaving without sending leaves no empty fork behind.
 
 import { h } from "../core/dom.js";
 import { Composer } from "./composer.js";
@@ -42,7 +44,9 @@ export class ChatPane {
     this.el = h("section", { class: "chat" }, this.log, this.composer.el);
   }
 
-  /** context: {sessionId|null, room|null, agent|null, ensureSession: async (msg) => id} */
+  /** context: {sessionId|null, room|null, agent|null, ensureSession: async (msg) => id,
+   * fork: {sessionId, turnId}|null (a draft fork: its history, shown until it is made),
+   * openFork(fork), openSession(id|null), sessionHref(id)} */
   async show(context) {
     this.context = context;
     this.stick = true;
@@ -52,12 +56,13 @@ export class ChatPane {
       this.composer.restore(this.pendingRestore.message);
     }
     this.pendingRestore = null;
-    if (!context.sessionId) {
+    if (!context.sessionId && !context.fork) {
       this.log.replaceChildren(this.emptyState());
       return;
     }
     this.log.replaceChildren(loadingNote());
-    await this.loadHistory(context.sessionId);
+    if (context.sessionId) await this.loadHistory(context.sessionId);
+    else await this.loadHistory(context.fork.sessionId, context.fork.turnId);
   }
 
   /** The page is opening another chat: nothing is sent to this one until show() says which. */
@@ -78,28 +83,33 @@ export class ChatPane {
       room && modeSpec(room.mode)?.hint ? h("p", {}, modeSpec(room.mode).hint) : null);
   }
 
-  async loadHistory(sessionId) {
+  /** The session's history, or with `through` a draft fork's: `sessionId`'s up to that
+   * turn, whose turns offer only Fork (the others would act on a session not made yet). */
+  async loadHistory(sessionId, through = null) {
     this.history?.stop();
-    const history = new HistoryLog({ sessionId, log: this.log, actions: this.actions,
-      onPage: () => this.updateComposer() });
+    const context = this.context;
+    const current = () => this.context === context && (context.sessionId ?? null) === (through ? null : sessionId);
+    const history = new HistoryLog({ sessionId, through, log: this.log,
+      actions: through ? { fork: this.actions.fork } : this.actions,
+      sessionHref: context.sessionHref, onPage: () => this.updateComposer() });
     this.history = history;
     let views;
     try {
       const replayed = await history.first();
-      if (this.context?.sessionId !== sessionId) return;
+      if (!current()) return;
       // This tab's live turn here: running, or ended without reaching the history (lost).
-      const mine = this.lives.get(sessionId) ?? null;
+      const mine = through ? null : this.lives.get(sessionId) ?? null;
       const live = mine && (!mine.done || !history.ids.includes(mine.turnId)) ? mine : null;
       views = replayed.filter((el) => !live || el.dataset.turnId !== live.turnId);
       if (live) views.push(live.view.el);
     } catch (err) {
-      if (this.context?.sessionId !== sessionId) return;
+      if (!current()) return;
       this.log.replaceChildren(h("div", { class: "empty error", role: "alert" },
         h("h3", {}, "Could not load this session"), h("p", {}, err.message),
         h("button", { type: "button", onclick: () => this.show(this.context) }, "Retry")));
       return;
     }
-    if (this.context?.sessionId !== sessionId) return; // the user moved on meanwhile
+    if (!current()) return; // the user moved on meanwhile
     this.log.replaceChildren(...(views.length ? views : [this.emptyState()]));
     this.log.scrollTop = this.log.scrollHeight;
     history.attach();
@@ -191,6 +201,7 @@ export class ChatPane {
     const fresh = !this.context.sessionId; // the first message makes the session
     try {
       sessionId = await this.context.ensureSession(message);
+      if (fresh) this.history?.made();
     } catch (err) {
       this.composer.restore(message);
       this.log.append(h("div", { class: "inline-error", role: "alert" }, err.message));
@@ -264,16 +275,11 @@ export class ChatPane {
     if (here && !typingElsewhere(this.composer)) this.composer.focus();
   }
 
-  /** A new session with the history up to and including `view`'s turn, then open it. */
+  /** A draft fork with the history up to and including `view`'s turn (made on send). */
   async fork(view) {
     const sessionId = view.el.dataset.sessionId || this.context?.sessionId;
     if (!sessionId || !view.turnId) return;
-    try {
-      const forked = await api.forkSession(sessionId, view.turnId);
-      await this.context?.openSession?.(forked.id);
-    } catch (err) {
-      view.notice(`Could not fork here: ${err.message}`, "error");
-    }
+    await this.context?.openFork?.({ sessionId, turnId: view.turnId });
   }
 
   /**
@@ -287,10 +293,8 @@ export class ChatPane {
     try {
       const before = await api.history(sessionId, { before: view.turnId, limit: 1 });
       const previous = before.items[0];
-      if (previous) {
-        const forked = await api.forkSession(previous.session_id, previous.id);
-        await this.context?.openSession?.(forked.id);
-      } else await this.context?.openSession?.(null);
+      if (previous) await this.context?.openFork?.({ sessionId: previous.session_id, turnId: previous.id });
+      else await this.context?.openSession?.(null);
     } catch (err) {
       view.notice(`Could not fork here: ${err.message}`, "error");
       return;

@@ -1,7 +1,9 @@
 // The history part of the chat log: the newest page of a session's turns on open, older
 // pages prepended on "Load earlier turns" (or when that button scrolls into view), the
 // reading position kept. A paused turn whose continuation is known shows as decided; in a
-// fork, a line marks where the inherited turns end.
+// fork, a line marks where the inherited turns end, with a link to the session they come
+// from; a draft fork (`through`: not made until its first message) ends with a line that
+// says so.
 
 import { h } from "../core/dom.js";
 import { parseDecisions } from "../text/decisions.js";
@@ -9,9 +11,11 @@ import { HistoryPages, storedTurn } from "./history.js";
 
 export class HistoryLog {
   /** log: the scrolling element; actions: for each TurnView; onPage(): after a page is shown. */
-  constructor({ sessionId, log, actions, onPage }) {
-    this.pages = new HistoryPages(sessionId);
+  constructor({ sessionId, through = null, log, actions, onPage, sessionHref = null }) {
+    this.pages = new HistoryPages(sessionId, through);
     this.sessionId = sessionId;
+    this.draft = through !== null;
+    this.sessionHref = sessionHref;
     this.oldest = null; // the oldest turn shown so far (an item of the history)
     this.log = log;
     this.actions = actions;
@@ -32,7 +36,11 @@ export class HistoryLog {
     this.ids = items.map((item) => item.id);
     const elements = this.elements(items);
     const newest = items[items.length - 1];
-    if (newest && newest.session_id !== this.sessionId) elements.push(forkLine(true)); // a new fork
+    if (this.draft) {
+      this.draftEnd = { line: this.draftLine(newest), above: newest };
+      elements.push(this.draftEnd.line);
+    }
+    else if (newest && newest.session_id !== this.sessionId) elements.push(this.forkLine(true, newest)); // a new fork
     return elements;
   }
 
@@ -53,7 +61,7 @@ export class HistoryLog {
       if (next) view.markDecided(parseDecisions(next.message));
       elements.push(view.el);
       const after = items[i + 1] ?? newer;
-      if (after && after.session_id !== item.session_id) elements.push(forkLine(after.session_id === this.sessionId));
+      if (after && after.session_id !== item.session_id) elements.push(this.forkLine(after.session_id === this.sessionId, item));
     });
     if (items.length) this.oldest = items[0];
     return elements;
@@ -87,11 +95,34 @@ export class HistoryLog {
     this.observer?.disconnect();
     this.button.remove();
   }
-}
 
-/** Where a fork's inherited turns end (`own`: the turns below are this session's). */
-function forkLine(own) {
-  return h("p", { class: "fork-line", role: "note" }, own
-    ? "Forked here: the turns above come from the session this one was forked from."
-    : "Forked here from an earlier session.");
+  /** Where a fork's inherited turns end, after `above` (`own`: the turns below are this
+   * session's); the source session's name links to it. */
+  forkLine(own, above) {
+    const source = this.link(above.session_id, own ? "the session this one was forked from" : "an earlier session");
+    // One span between the line's two dashes (it is a flex row).
+    return h("p", { class: "fork-line", role: "note" }, h("span", {}, own
+      ? ["Forked here: the turns above come from ", source, "."]
+      : ["Forked here from ", source, "."]));
+  }
+
+  /** The draft fork was made (its first message sent): its line becomes a fork's. */
+  made() {
+    if (!this.draftEnd) return;
+    this.draft = false;
+    this.draftEnd.line.replaceWith(this.forkLine(true, this.draftEnd.above));
+    this.draftEnd = null;
+  }
+
+  /** The end of a draft fork's history: nothing is saved until a message is sent. */
+  draftLine(newest) {
+    return h("p", { class: "fork-line fork-draft", role: "note" }, h("span", {},
+      "A new fork from here: send a message to start it (nothing is saved until you do), or go back to ",
+      this.link(newest?.session_id ?? this.sessionId, "the session it comes from"), "."));
+  }
+
+  link(sessionId, text) {
+    const href = this.sessionHref?.(sessionId);
+    return href ? h("a", { href, class: "fork-source" }, text) : text;
+  }
 }

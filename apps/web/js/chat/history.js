@@ -23,15 +23,18 @@ export function storedTurn(item, { actions } = {}) {
 
 /** The pages of one session's history, newest first: `next()` reads the next older one. */
 export class HistoryPages {
-  constructor(sessionId) {
+  /** through: a turn id; the history then ends with it (a fork not made yet). */
+  constructor(sessionId, through = null) {
     this.sessionId = sessionId;
+    this.through = through;
     this.before = null;
     this.hasMore = true;
   }
 
   /** The next older page's turns, oldest first. */
   async next() {
-    const page = await api.history(this.sessionId, { before: this.before, limit: PAGE_TURNS });
+    const through = this.before ? null : this.through;
+    const page = await api.history(this.sessionId, { before: this.before, through, limit: PAGE_TURNS });
     this.before = page.before;
     this.hasMore = page.has_more;
     return page.items;

@@ -156,8 +156,9 @@ export const api = {
     request("POST", `/v1/agents/${id(agentId)}/sessions`, { title }),
   session: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}`),
   messages: (sessionId) => all(`/v1/sessions/${id(sessionId)}/messages`),
-  history: (sessionId, { before = null, limit = 20 } = {}) => request("GET",
-    `/v1/sessions/${id(sessionId)}/history?limit=${limit}${before ? `&before=${id(before)}` : ""}`),
+  history: (sessionId, { before = null, through = null, limit = 20 } = {}) => request("GET",
+    `/v1/sessions/${id(sessionId)}/history?limit=${limit}${before ? `&before=${id(before)}` : ""}`
+    + (through ? `&through=${id(through)}` : "")),
   forkSession: (sessionId, turnId) =>
     request("POST", `/v1/sessions/${id(sessionId)}/fork`, { turn_id: turnId }),
   sessionUsage: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}/usage`),

@@ -2,6 +2,10 @@
 // createElement and text nodes only (no innerHTML, no HTML passthrough). Each tag has its
 // own builder below, so an attribute reaches the page only when a builder sets it: a link's
 // re-checked http(s) href, a list's start, a cell's alignment, a fence's language name.
+// TeX goes to KaTeX's render(), which builds elements too (never renderToString), with
+// trust off (no \href, no \htmlClass); what it refuses is shown as the source text.
+// KaTeX is loaded with the first formula (import() of vendor/katex: a UMD script that
+// sets self.katex); until then a formula shows as its source.
 
 import { copyButton } from "../core/clipboard.js";
 import { highlightInto } from "./highlight.js";
@@ -51,7 +55,13 @@ const BUILDERS = {
   "th": cell,
   "td": cell,
   "code-block": codeBlock,
+  "math": math,
 };
+
+// KaTeX's limits for untrusted TeX: sizes in em, macro expansions per formula.
+const KATEX_OPTIONS = Object.freeze({
+  throwOnError: true, trust: false, strict: "ignore", maxSize: 20, maxExpand: 500,
+});
 
 // The other tags carry no attributes: the element and its children.
 const PLAIN = new Set(NODE_TAGS.filter((tag) => !Object.hasOwn(BUILDERS, tag)));
@@ -73,6 +83,43 @@ function cell(n) {
   const el = element(n.tag, n);
   if (["left", "center", "right"].includes(n.attrs.align)) el.dataset.align = n.attrs.align;
   return el;
+}
+
+function math(n) {
+  const formula = { tex: n.children.join(""), ...n.attrs };
+  const el = document.createElement("span");
+  el.className = formula.display ? "math math-display" : "math";
+  if (window.katex) renderMath(el, formula);
+  else {
+    el.append(document.createTextNode(source(formula)));
+    waiting.set(el, formula);
+    loadKatex();
+  }
+  return el;
+}
+
+// Formulas shown before KaTeX arrived, rendered when it does (if still on the page).
+const waiting = new Map();
+let katexLoading = null;
+
+function loadKatex() {
+  katexLoading ??= import("../../vendor/katex/katex.min.js").then(() => {
+    for (const [el, formula] of waiting) if (el.isConnected) renderMath(el, formula);
+    waiting.clear();
+  }, () => { katexLoading = null; }); // offline: the source stays; the next formula tries again
+}
+
+function renderMath(el, formula) {
+  try {
+    window.katex.render(formula.tex, el, { ...KATEX_OPTIONS, displayMode: formula.display === true });
+  } catch {
+    el.replaceChildren(document.createTextNode(source(formula)));
+    el.classList.add("math-error");
+  }
+}
+
+function source({ tex, open, close }) {
+  return `${open}${tex}${close}`;
 }
 
 function codeBlock(n) {

@@ -8,14 +8,19 @@
 // "code-block" node: language and text), headings, block quotes, bullet and numbered lists
 // (nested by indentation), task lists (- [ ] / - [x]), pipe tables, rules, inline code,
 // **bold**, *italic* / _italic_, ~~strikethrough~~, [links](https://...) and bare http(s)
-// URLs.
+// URLs, and TeX math (a "math" node: its source, display or inline, and the delimiters it
+// came in; markdown-dom.js renders it with KaTeX): `$...$` and `\(...\)` inline, `$$...$$`
+// and `\[...\]` displayed, also as a block of lines. Inline `$` follows pandoc: a non-space
+// right after the opening `$`, a non-space right before the closing one and no digit
+// right after it, so prices ("$5 and $10") stay text. Code spans and blocks stay code
+// (`$` math holds no backtick, so a code span after a price is not taken for its end).
 
 import { isTableStart, table } from "./md-table.js";
 
 /** Every tag the parser can produce; markdown-dom.js builds exactly these. */
 export const NODE_TAGS = Object.freeze([
   "p", "br", "h3", "h4", "h5", "h6", "strong", "em", "del", "code", "code-block", "ul", "ol",
-  "li", "blockquote", "hr", "a", "table", "thead", "tbody", "tr", "th", "td",
+  "li", "blockquote", "hr", "a", "table", "thead", "tbody", "tr", "th", "td", "math",
 ]);
 
 /** A tree node: `attrs` holds only values the parser computed, never raw text. */
@@ -31,6 +36,9 @@ const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}>\s?/;
 const ITEM = /^( {0,3})([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const TASK = /^\[([ xX])\]\s+/;
+// A displayed formula's first line: `$$` or `\[` and what follows on that line.
+const MATH_OPEN = /^ {0,3}(\$\$|\\\[)(.*)$/;
+const MATH_CLOSE = { "$$": "$$", "\\[": "\\]" };
 
 /** Parse `text` into a list of block nodes. */
 export function parseMarkdown(text) {
@@ -60,6 +68,9 @@ function parseBlocks(lines, parent, depth) {
       continue;
     }
     if (RULE.test(line)) { parent.push(node("hr")); i += 1; continue; }
+    const math = MATH_OPEN.exec(line);
+    const end = math ? mathBlock(lines, i, math, parent) : null;
+    if (end !== null) { i = end; continue; }
     if (isTableStart(lines, i)) { i = table(lines, i, parent, parseInline); continue; }
     if (depth < MAX_DEPTH && QUOTE.test(line)) { i = quote(lines, i, parent, depth); continue; }
     if (depth < MAX_DEPTH && ITEM.test(line)) { i = list(lines, i, parent, depth); continue; }
@@ -83,6 +94,36 @@ function codeBlock(lines, start, fence, parent) {
   const lang = fence[2] || null;
   parent.push(node("code-block", { lang }, [body.join("\n")]));
   return i;
+}
+
+/** A formula displayed on lines of its own, from `$$`/`\[` to the closing `$$`/`\]` (at
+ * the end of a line, no blank line between); null when there is none: then the lines are
+ * a paragraph. */
+function mathBlock(lines, start, open, parent) {
+  const close = MATH_CLOSE[open[1]];
+  const body = [open[2]];
+  for (let i = start; i < lines.length; i += 1) {
+    if (i > start) {
+      if (lines[i].trim() === "") return null;
+      body.push(lines[i]);
+    }
+    const last = body[body.length - 1].trimEnd();
+    const at = last.length - close.length;
+    const found = last.indexOf(close);
+    if (found >= 0 && found !== at) return null; // text after the formula: inline math
+    if (found >= 0 && (i > start || at > 0) && last[at - 1] !== "\\") {
+      body[body.length - 1] = last.slice(0, at);
+      const tex = body.join("\n").trim();
+      if (tex === "" || (close === "$$" && tex.includes("$$"))) return null;
+      parent.push(mathNode(tex, true, open[1], close));
+      return i + 1;
+    }
+  }
+  return null;
+}
+
+function mathNode(tex, display, open, close) {
+  return node("math", { display, open, close }, [tex]);
 }
 
 function quote(lines, start, parent, depth) {
@@ -159,7 +200,7 @@ function paragraph(lines, start, parent) {
 }
 
 // Inline spans, tried in this order at each position: code, link, bold, italic, bare URL,
-// strikethrough.
+// strikethrough, math ($$, \[, \(, $).
 const INLINE = new RegExp(
   [
     "(`+)([^`]|[^`][\\s\\S]*?[^`])\\1(?!`)", // 1,2 code span
@@ -170,6 +211,10 @@ const INLINE = new RegExp(
     "(?<![\\w])_(?=[^\\s_])([^_]*?[^\\s_]|[^\\s_])_(?![\\w])", // 8 italic
     "(https?:\\/\\/[^\\s<>()\\[\\]]*[^\\s<>()\\[\\].,;:!?'\"])", // 9 bare URL
     "~~(?=\\S)([\\s\\S]*?\\S)~~", // 10 strikethrough
+    "\\$\\$([^$`]*?[^\\s$`\\\\][^$`]*?)\\$\\$", // 11 displayed math
+    "\\\\\\[([\\s\\S]+?)\\\\\\]", // 12 displayed math
+    "\\\\\\(([\\s\\S]+?)\\\\\\)", // 13 inline math
+    "(?<![\\\\$])\\$(?![\\s$])((?:\\\\[\\s\\S]|[^\\\\$`\\n])+?)(?<![\\s\\\\])\\$(?![\\d$])", // 14 inline math
   ].join("|"),
   "g",
 );
@@ -188,7 +233,14 @@ export function parseInline(text, depth = 0) {
   return out;
 }
 
+// The math groups of INLINE: [group, displayed, opening and closing delimiters].
+const MATH_GROUPS = [
+  [11, true, "$$", "$$"], [12, true, "\\[", "\\]"], [13, false, "\\(", "\\)"], [14, false, "$", "$"],
+];
+
 function inlineNode(m, depth) {
+  const math = MATH_GROUPS.find(([group]) => m[group] !== undefined);
+  if (math) return mathNode(m[math[0]].trim(), math[1], math[2], math[3]);
   if (m[1] !== undefined) return node("code", {}, [m[2].replace(/^ (.*) $/s, "$1")]);
   if (m[3] !== undefined) {
     const href = safeHref(m[4]);
