@@ -1,4 +1,4 @@
-"""The web page's files, read once (docs/adr/0036): each with a content hash and, when it
+"""The web page's files, read once (docs/adr/0035): each with a content hash and, when it
 is text, its gzip bytes; ``index.html`` rewritten to load every file by a versioned URL.
 
 No build step: the files in ``apps/web`` are what the browser runs. At startup (in a
