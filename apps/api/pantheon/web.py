@@ -4,7 +4,7 @@ Mounted after the API routers: Starlette matches routes in order, so ``/v1``, ``
 ``/health`` and ``/ready`` keep answering and only the remaining paths reach the files.
 Only the page's own files are served: ``apps/web`` also holds its lint tooling
 (``package.json``, ``eslint.config.js``, ``node_modules/``), which stays private. They are
-read once, compressed and versioned (docs/adr/0036): restart the server after editing them.
+read once, compressed and versioned (docs/adr/0035): restart the server after editing them.
 """
 
 from __future__ import annotations
