@@ -1,4 +1,4 @@
-"""The page's files as served (docs/adr/0036): gzip when the client takes it, versioned
+"""The page's files as served (docs/adr/0035): gzip when the client takes it, versioned
 URLs in index.html (an import map for the modules, modulepreload links, the map's hash in
 the CSP), a year of caching for a versioned URL and revalidation for the rest."""
 
