@@ -4,7 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP_QUIET ?= -q
 # llama.cpp's native CPU detection crashes on these machines; build for a generic target.
-LOCAL_CMAKE_ARGS := -DGGML_NATIVE=OFF
+# The local server needs libllama and ggml only: no multimodal library (LLAVA_BUILD), no
+# `common` library (llama-cpp-python forces it on; the included file turns it off again),
+# no tools, examples, tests or server binaries (docs/local-model.md, "How it is built").
+LOCAL_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAVA_BUILD=OFF \
+	-DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF \
+	-DLLAMA_BUILD_SERVER=OFF -DLLAMA_BUILD_APP=OFF \
+	-DCMAKE_PROJECT_llama.cpp_INCLUDE=$(CURDIR)/apps/api/llama-cpp-minimal.cmake
 # make run PORT=8080 MODEL_PORT=8082: the API's port and the local model server's.
 PORT ?= 8000
 MODEL_PORT ?= 8081
@@ -20,8 +26,8 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.local-installed: pyproject.toml | $(BIN)/python
-	@echo "Building llama-cpp-python for the local model, once: 5 to 20 minutes (about 6 on"
-	@echo "an idle 2-core machine, up to 20 on a busy one). pip reports progress below; while"
+	@echo "Building llama-cpp-python for the local model, once: about 5 minutes on an idle"
+	@echo "2-core machine, up to about 50 on a crowded one. pip reports progress below; while"
 	@echo "it compiles it says 'Building wheel ... still running' about once a minute."
 	CMAKE_ARGS="$(LOCAL_CMAKE_ARGS)" $(BIN)/pip install --progress-bar on -e '.[local]'
 	touch $@

@@ -4,21 +4,18 @@ one, deleting a document stops its embedding, and a stuck document fails at its 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
-from pantheon.main import create_app
-from pantheon.settings import Settings
 from tests.factories import create_room
 from tests.knowledge.gated import GatedEmbedder
 from tests.knowledge.helpers import settled, upload
 from tests.waiting import until
 
 MARKER = "slowpoke"
+GUARD_S = 300  # waits are for conditions; this only stops a broken ingest hanging the run
 # Forty paragraphs of ~700 characters: many embedding batches, every one gated.
 BIG = "\n\n".join(f"{MARKER} paragraph {n}. " + "Filler words here. " * 36 for n in range(40))
 
@@ -35,7 +32,7 @@ async def _big_one_embedding(client: httpx.AsyncClient, gated: GatedEmbedder) ->
     first batch waits in the embedder."""
     room = await create_room(client)
     big = await upload(client, f"rooms/{room['id']}", "big.txt", BIG.encode())
-    await asyncio.wait_for(gated.waiting.wait(), 30)
+    await asyncio.wait_for(gated.waiting.wait(), GUARD_S)
     return str(room["id"]), str(big["id"])
 
 
@@ -45,10 +42,10 @@ async def test_another_rooms_small_document_is_ready_during_a_big_ingest(
     _, big = await _big_one_embedding(client, gated)
     other = await create_room(client)
     small = await upload(client, f"rooms/{other['id']}", "small.txt", b"Twenty-five bytes, tiny.")
-    assert (await settled(client, small["id"], timeout_s=20))["status"] == "ready"
+    assert (await settled(client, small["id"], timeout_s=GUARD_S))["status"] == "ready"
     assert (await client.get(f"/v1/documents/{big}")).json()["status"] == "pending"
     gated.release.set()
-    assert (await settled(client, big))["status"] == "ready"
+    assert (await settled(client, big, timeout_s=GUARD_S))["status"] == "ready"
 
 
 async def test_delete_during_ingest_stops_embedding(
@@ -56,32 +53,37 @@ async def test_delete_during_ingest_stops_embedding(
 ) -> None:
     room, big = await _big_one_embedding(client, gated)
     assert (await client.delete(f"/v1/documents/{big}")).status_code == 204
-    await until(lambda: gated.cancelled == 1, attempts=1000)
+    await until(lambda: gated.cancelled == 1, attempts=GUARD_S * 100)
     assert gated.gated_batches == 1
     # the room's turn is free again: its next document is ingested
     after = await upload(client, f"rooms/{room}", "after.txt", b"Next in line.")
-    assert (await settled(client, after["id"], timeout_s=20))["status"] == "ready"
+    assert (await settled(client, after["id"], timeout_s=GUARD_S))["status"] == "ready"
     assert gated.gated_batches == 1
 
 
-@pytest.fixture
-async def short_deadline(settings: Settings) -> AsyncIterator[tuple[httpx.AsyncClient, FastAPI]]:
-    knowledge = settings.knowledge.model_copy(update={"ingest_timeout_s": 0.5})
-    app = create_app(settings.model_copy(update={"knowledge": knowledge}))
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield http, app
+# The deadline must pass while the document waits in the embedder, not while the parser
+# child (started on first use, at nice 10) is still reading it: on a loaded 2-core machine
+# that took longer than 0.5 s (issue 33). So the test does not guess a deadline: it starts
+# short and doubles it until the document reached the embedder before its deadline.
+DEADLINES_S = (0.5, 1, 2, 4, 8, 16, 32, 64)
 
 
 async def test_a_stuck_document_fails_at_the_ingest_deadline(
-    short_deadline: tuple[httpx.AsyncClient, FastAPI],
+    client: httpx.AsyncClient, app: FastAPI
 ) -> None:
-    client, app = short_deadline
-    gated = GatedEmbedder(MARKER)  # never released
-    app.state.services.knowledge.ingest.embedder = gated
-    _, big = await _big_one_embedding(client, gated)
-    failed = await settled(client, big, timeout_s=20)
-    assert failed["status"] == "failed"
-    assert failed["error"] == "ingest took longer than 0.5 s (knowledge.ingest_timeout_s)"
-    assert gated.cancelled == 1
+    ingest = app.state.services.knowledge.ingest
+    for limit in DEADLINES_S:
+        ingest.settings = ingest.settings.model_copy(update={"ingest_timeout_s": limit})
+        gated = GatedEmbedder(MARKER)  # never released
+        ingest.embedder = gated
+        room = await create_room(client)
+        big = await upload(client, f"rooms/{room['id']}", "big.txt", BIG.encode())
+        failed = await settled(client, big["id"], timeout_s=limit + 120)
+        assert failed["status"] == "failed"
+        assert (
+            failed["error"] == f"ingest took longer than {limit:g} s (knowledge.ingest_timeout_s)"
+        )
+        if gated.waiting.is_set():  # it was stuck in the embedder: cut there, at the deadline
+            assert gated.cancelled == 1
+            return
+    raise AssertionError(f"the document never reached the embedder within {limit:g} s")

@@ -22,11 +22,15 @@ from tests.waiting import until
 
 PER_BATCH = 4
 TOKENS = (7, 2)  # MockOpenAI's default usage per call
+# Per request, only a hang guard: on a loaded 2-core machine a new worker took over 30 s
+# to start serving (issue 33), and the requests wait for it (``_serving``).
+REQUEST_GUARD_S = 300
 
 
 async def _turns(server: Replica, session: str, count: int) -> None:
     for n in range(count):
-        async with server.client() as http:  # a new connection: either worker may take it
+        # a new connection: either worker may take it
+        async with server.client(timeout=REQUEST_GUARD_S) as http:
             response = await http.post(f"/v1/sessions/{session}/turns", json={"message": f"{n}"})
         assert response.status_code == 201, response.text
         assert response.json()["status"] == "completed"
@@ -39,6 +43,14 @@ async def _replace_every_worker(server: Replica) -> None:
     for killed in _workers_of(parent):
         os.kill(killed, signal.SIGKILL)
         await until(functools.partial(_replaced, parent, killed), attempts=3000)
+    await _serving(server)
+
+
+async def _serving(server: Replica) -> None:
+    """Wait until a worker answers ``/health``: the replacements import and start while
+    the listening socket holds the connections made meanwhile."""
+    async with server.client(timeout=REQUEST_GUARD_S) as http:
+        assert (await http.get("/health")).status_code == 200
 
 
 async def _scrape(http: httpx.AsyncClient) -> Samples:
@@ -52,7 +64,7 @@ async def _settled_scrape(http: httpx.AsyncClient, k: int) -> Samples:
     when the response ends, which can be just after the client has read its last byte."""
     route = "/v1/sessions/{session_id}/turns"
     samples = await _scrape(http)
-    for _ in range(50):
+    for _ in range(600):  # a guard: the counter moves within milliseconds of the response
         if total(samples, "pantheon_http_requests_total", route=route, status="201") >= k:
             break
         await asyncio.sleep(0.1)
@@ -78,7 +90,7 @@ async def test_turns_over_two_workers_sum_to_exactly_k_in_one_scrape(
         await _replace_every_worker(server)
         await _turns(server, session, PER_BATCH)
         k = 2 * PER_BATCH
-        async with server.client() as http:
+        async with server.client(timeout=REQUEST_GUARD_S) as http:
             samples = await _settled_scrape(http, k)
     finally:
         await server.stop()

@@ -81,7 +81,8 @@ def local_models_toml(
         "# SmolLM2 rarely stops by itself: cut every reply here.\n"
         f"max_tokens = {MAX_TOKENS}\n"
         "# The server takes a JSON schema as llama.cpp's json_object response_format and\n"
-        "# cannot stream tool calls (chatml-function-calling).\n"
+        "# cannot stream tool calls (chatml-function-calling): a call with tools goes\n"
+        "# unstreamed, bounded by PANTHEON_LLM__CALL_TIMEOUT_S, not the stall timeout.\n"
         'structured_output = "json_object"\n'
         "stream_tools = false\n"
         f"{counted}"

@@ -110,17 +110,23 @@ def cpu_seconds(pids: Sequence[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+# Only a hang guard: on a loaded 2-core machine a server took over 60 s to import and
+# listen (issue 33), so readiness is polled, never assumed after a guessed time.
+READY_GUARD_S = 300
+
+
 def start_child(
     name: str, module: str, args: Sequence[str], port: int, env: Mapping[str, str] | None = None
 ) -> Child:
-    """``python -m module args`` with ``port`` ready within 60 s (else RuntimeError)."""
+    """``python -m module args`` with ``port`` ready (else RuntimeError, ``READY_GUARD_S``)."""
     return start_process(name, [sys.executable, "-m", module, *args], port, env)
 
 
 def start_process(
     name: str, argv: Sequence[str], port: int, env: Mapping[str, str] | None = None
 ) -> Child:
-    """``argv`` with ``port`` ready within 60 s (else RuntimeError)."""
+    """``argv`` with ``port`` ready: polled until it listens; RuntimeError if it exits, or
+    is still not listening after ``READY_GUARD_S``."""
     OUTPUT.mkdir(exist_ok=True)
     log = (OUTPUT / f"{name}.log").open("wb")
     child_env = {**os.environ, **(env or {})}
@@ -131,7 +137,7 @@ def start_process(
         list(argv), stdout=log, stderr=subprocess.STDOUT, env=child_env, cwd=ROOT
     )
     child = Child(name, port, process)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + READY_GUARD_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{name} exited with {process.returncode}; see {log.name}")
@@ -141,7 +147,9 @@ def start_process(
         except OSError:
             time.sleep(0.05)
     child.stop()
-    raise RuntimeError(f"{name} did not listen on port {port} within 60 s; see {log.name}")
+    raise RuntimeError(
+        f"{name} did not listen on port {port} within {READY_GUARD_S} s; see {log.name}"
+    )
 
 
 def start_mock(config: Path, seed: int = 1) -> Child:

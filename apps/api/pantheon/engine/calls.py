@@ -5,7 +5,9 @@ timings (latency, time to first token), usage and cost, whether it ended, failed
 cancelled (then usage is estimated from the prompt and the text so far). An ``LLMError``
 sets ``outcome.status = "error"`` with the error's code; any other exception from the
 gateway is logged and becomes ``internal_error``. Tool calls the model asked for are
-collected in ``outcome.tool_calls``; the call's text streams as ``delta`` events.
+collected in ``outcome.tool_calls``; the call's text streams as ``delta`` events. When the
+prompt quotes data between framing markers, markers the model copies into its answer are
+removed from the deltas and the text alike (``engine.framing``).
 
 Spend (``engine.spending``): before a call starts, the turn's guard must grant a hold of
 the call's maximum cost, or of what is left of the limits when that still covers the
@@ -32,6 +34,7 @@ from datetime import UTC, datetime
 
 from pantheon.engine.call_output import CallOutput, RecordedToolCall
 from pantheon.engine.events import DeltaEvent, RetryingEvent
+from pantheon.engine.framing import FramingFilter, frames_data
 from pantheon.engine.record import LLMCallRecord, TurnRecord
 from pantheon.engine.speakers import MANAGER_KEY, CallOutcome, estimate_usage
 from pantheon.engine.spending import (
@@ -106,6 +109,7 @@ class CallRunner:
         first: float | None = None
         key = request.agent_key or MANAGER_KEY
         retries = 0
+        framing = FramingFilter() if frames_data(request.messages) else None
         try:
             async with closing_stream(self.gateway.stream(request)) as items:
                 async for item in items:
@@ -115,12 +119,17 @@ class CallRunner:
                         outcome.tool_calls.append(item)
                     elif isinstance(item, TextDelta):
                         first = time.perf_counter() if first is None else first
-                        outcome.parts.append(item.text)
-                        yield DeltaEvent(
-                            turn_id=self.turn_id, agent_key=key, text=item.text, round=round_no
-                        )
+                        text = item.text if framing is None else framing.feed(item.text)
+                        if text:
+                            outcome.parts.append(text)
+                            yield DeltaEvent(
+                                turn_id=self.turn_id, agent_key=key, text=text, round=round_no
+                            )
                     elif isinstance(item, Retrying):
                         yield _retrying(self.turn_id, key, item, round_no)
+            if framing is not None and (rest := framing.flush()):
+                outcome.parts.append(rest)
+                yield DeltaEvent(turn_id=self.turn_id, agent_key=key, text=rest, round=round_no)
             outcome.status = "ok"
         except LLMError as err:
             outcome.status, outcome.error_code = "error", err.code

@@ -7,7 +7,9 @@ Promises:
 - Upstream text is untrusted: every delta and tool call is passed through
   ``pantheon.text.clean_text`` (NUL and lone surrogates become U+FFFD).
 - Deadlines: no wait for the next item may exceed ``stall_timeout_s`` (``Timeout``,
-  retryable), and the call, retries included, ends by ``call_timeout_s`` or the turn's
+  retryable) when the answer streams; an answer sent whole (``providers.base.answer_streams``
+  false: tools to a ``stream_tools = false`` alias) has no gap between chunks to bound, only
+  the deadline. The call, retries included, ends by ``call_timeout_s`` or the turn's
   deadline (``llm.deadline``), whichever is sooner (``CallTimedOut`` or
   ``DeadlineExceeded``, final).
 - Retryable failures (``err.retryable``: rate limited, unavailable, timeout) are retried
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import random
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing, asynccontextmanager
@@ -37,7 +40,7 @@ from typing import TypeVar
 from pantheon.llm.deadline import current_deadline
 from pantheon.llm.errors import BadRequest, CallTimedOut, DeadlineExceeded, LLMError, Timeout
 from pantheon.llm.pacing import Expired, StallWatch
-from pantheon.llm.providers.base import Provider
+from pantheon.llm.providers.base import Provider, answer_streams
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.tokens import estimate_messages, estimate_tokens
 from pantheon.llm.types import (
@@ -112,6 +115,8 @@ class LLMGateway:
         module docstring."""
         alias, provider = self.resolve(request.model)
         deadline = self._call_deadline()
+        streamed = answer_streams(provider, alias, request)
+        stall_s = self.settings.stall_timeout_s if streamed else math.inf
         texts: list[str] = []
         calls = 0
         usage: Usage | None = None
@@ -120,7 +125,7 @@ class LLMGateway:
             try:
                 # If our caller stops early, close the provider stream (and upstream) now.
                 async with closing_stream(provider.stream(alias, request)) as items:
-                    async for item in self._paced(items, deadline):
+                    async for item in self._paced(items, deadline, stall_s):
                         if isinstance(item, Usage):
                             usage = item
                         elif isinstance(item, ToolCall):
@@ -162,10 +167,11 @@ class LLMGateway:
         turn_deadline = current_deadline()
         return deadline if turn_deadline is None else min(deadline, turn_deadline)
 
-    async def _paced(self, items: AsyncIterator[T], deadline: float) -> AsyncIterator[T]:
-        """``items``, but no wait for the next one may pass the stall timeout or the deadline."""
+    async def _paced(
+        self, items: AsyncIterator[T], deadline: float, stall_s: float
+    ) -> AsyncIterator[T]:
+        """``items``, but no wait for the next one may pass ``stall_s`` or the deadline."""
         loop = asyncio.get_running_loop()
-        stall_s = self.settings.stall_timeout_s
         watch = StallWatch(stall_s, deadline)
         try:
             while True:

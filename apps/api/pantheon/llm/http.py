@@ -29,6 +29,18 @@ def upstream_timeout(settings: LLMSettings) -> aiohttp.ClientTimeout:
     )
 
 
+def whole_answer_timeout(settings: LLMSettings) -> aiohttp.ClientTimeout:
+    """``upstream_timeout`` for a request sent unstreamed: the upstream writes nothing until
+    the whole answer is ready, so no read is bounded here; the gateway ends the call at its
+    deadline (``call_timeout_s`` or the turn's)."""
+    return aiohttp.ClientTimeout(
+        total=None,
+        connect=settings.read_timeout_s + settings.connect_timeout_s,
+        sock_connect=settings.connect_timeout_s,
+        sock_read=None,
+    )
+
+
 def make_upstream_session(settings: LLMSettings) -> aiohttp.ClientSession:
     """The LLM providers' session: a bounded pool, no cookies, no proxy from the environment
     (as the httpx client before it), the timeouts above."""

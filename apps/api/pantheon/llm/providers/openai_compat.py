@@ -8,7 +8,8 @@ assembled and yielded complete when the choice finishes, the upstream's usage as
 is read the same way. Every failure is one of the ``LLMError`` classes
 (``openai_errors``); a stream cut before ``[DONE]`` or a ``finish_reason`` is
 ``Unavailable`` and yields none of its pending tool calls. When the consumer stops
-iterating, the upstream response is closed, not drained.
+iterating, the upstream response is closed, not drained. A request sent unstreamed has no
+read timeout: its answer comes whole, and the gateway bounds it by the call's deadline.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ from typing import Any
 import aiohttp
 
 from pantheon.llm.errors import BadRequest, Unavailable
-from pantheon.llm.http import upstream_timeout
+from pantheon.llm.http import upstream_timeout, whole_answer_timeout
 from pantheon.llm.providers.openai_answer import StreamReader, completion_items, parse_chunk
 from pantheon.llm.providers.openai_errors import (
     parse_retry_after,
     raise_for_status,
     transport_error,
 )
-from pantheon.llm.providers.openai_request import request_body
+from pantheon.llm.providers.openai_request import request_body, streams
 from pantheon.llm.sse import SSEDecoder
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem
 from pantheon.observability.trace_context import outgoing_headers
@@ -62,6 +63,12 @@ class OpenAICompatProvider:
     def __init__(self, session: aiohttp.ClientSession, settings: LLMSettings) -> None:
         self._session = session
         self._timeout = upstream_timeout(settings)
+        self._whole_timeout = whole_answer_timeout(settings)
+
+    def streams(self, alias: ModelAlias, request: LLMRequest) -> bool:
+        """Whether ``request`` goes with ``stream: true`` (not when tools go to an alias
+        with ``stream_tools = false``); ``providers.base.ChoosesStreaming``."""
+        return streams(alias, request)
 
     def body(self, alias: ModelAlias, request: LLMRequest) -> dict[str, Any]:
         return request_body(alias, request)
@@ -74,8 +81,10 @@ class OpenAICompatProvider:
 
     def stream(self, alias: ModelAlias, request: LLMRequest) -> AsyncGenerator[StreamItem, None]:
         url = f"{alias.base_url.rstrip('/')}/{self.path}"
+        body = self.body(alias, request)
+        limits = self._timeout if body["stream"] else self._whole_timeout
         return post_for_items(
-            self._session, self._timeout, alias, url, self.body(alias, request),
+            self._session, limits, alias, url, body,
             events=self.read_events, whole=self.read_whole,
         )  # fmt: skip
 
