@@ -3,6 +3,7 @@
 // with the costliest turn named. Read-only; the server sums, this only lays it out.
 
 import { h } from "../core/dom.js";
+import { showModal } from "../core/dialogs.js";
 import { formatCost, formatMs, formatTime } from "../text/format.js";
 
 const COLUMNS = [
@@ -54,9 +55,7 @@ export function openUsageDialog({ title, load }) {
         h("h2", {}, title), body,
         h("div", { class: "dialog-actions" },
           h("button", { type: "button", class: "ghost", onclick: () => dialog.close() }, "Close"))));
-    dialog.addEventListener("close", () => { dialog.remove(); resolve(); });
-    document.body.append(dialog);
-    dialog.showModal();
+    showModal(dialog, resolve);
     load().then(
       (usage) => body.replaceChildren(...report(usage).filter(Boolean)),
       (err) => body.replaceChildren(h("p", { class: "form-error" }, err.message || String(err))),
