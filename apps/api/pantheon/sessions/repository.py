@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, update
 
 from pantheon.db.models import Agent, ChatSession, Message, Room, Turn
 from pantheon.db.repository import Repository, as_uuid
@@ -138,3 +138,11 @@ class SessionRepository(Repository):
 
     def add(self, row: ChatSession) -> None:
         self.session.add(row)
+
+    async def name_if_untitled(self, session_id: uuid.UUID, title: str) -> None:
+        """Give ``title`` to the session unless it got one meanwhile (its first turn's)."""
+        await self.session.execute(
+            update(ChatSession)
+            .where(ChatSession.id == session_id, ChatSession.title == "")
+            .values(title=title)
+        )

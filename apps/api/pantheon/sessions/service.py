@@ -1,7 +1,8 @@
 """Session rules: a session belongs to a live room, or to one live agent (standalone).
 
 Titles: a session keeps the title it was given; without one, it reads as the first line
-of its first message (``auto_title``), so naming a conversation is never a chore.
+of its first message (``auto_title``), so naming a conversation is never a chore. The
+first turn stores that title as it starts, so a session is named while that turn runs.
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ from pantheon.sessions.schemas import (
 def session_read(row: SessionRow) -> SessionRead:
     """The one place a session row becomes its read schema."""
     chat = row.session
-    derived = "" if chat.title else auto_title(row.first_message)
+    derived = auto_title(row.first_message)
+    title = chat.title or derived
     return SessionRead(
         id=chat.id,
         room_id=chat.room_id,
         agent_id=chat.agent_id,
-        title=chat.title or derived,
-        title_is_auto=bool(derived),
+        title=title,
+        # The first turn stores its automatic title as it starts (before it is recorded).
+        title_is_auto=bool(title) and title == derived,
         turn_count=row.turn_count,
         last_activity_at=row.last_activity_at,
         created_at=chat.created_at,
