@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, update
 
+from pantheon.db.eval_models import EvalResult
 from pantheon.db.models import Agent, ChatSession, Message, Room, Turn
 from pantheon.db.repository import Repository, as_uuid
 
@@ -92,15 +93,20 @@ class SessionRepository(Repository):
         room_id: uuid.UUID | None = None,
         agent_id: uuid.UUID | None = None,
         search: str | None = None,
+        include_evals: bool = False,
         limit: int,
         offset: int,
     ) -> tuple[list[SessionRow], int]:
         """A room's sessions, or an agent's standalone sessions, latest activity first.
 
         ``search`` matches the title or any visible message (the user's included), as a
-        literal substring, case-insensitively (ASCII only on SQLite)."""
+        literal substring, case-insensitively (ASCII only on SQLite). An evaluation's case
+        sessions (those an ``eval_results`` row names, ADR 0019) only with ``include_evals``."""
         owner = ChatSession.room_id == room_id if room_id else ChatSession.agent_id == agent_id
         base = self._live(owner_id).where(owner)
+        if not include_evals:
+            case_of_a_run = select(EvalResult.id).where(EvalResult.session_id == ChatSession.id)
+            base = base.where(~exists(case_of_a_run))
         if search:
             pattern = like_pattern(search)
             in_messages = exists(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -15,6 +16,15 @@ TITLE_LENGTH = 60  # automatic titles: the first line of the first message, cut 
 
 class SessionCreate(RequestBody):
     title: str = Field(default="", max_length=200)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSearch:
+    """What a session list is narrowed to: ``q`` in titles and messages; evaluation case
+    sessions (ADR 0019) are left out unless ``include_evals``."""
+
+    q: str | None = None
+    include_evals: bool = False
 
 
 class SessionUpdate(RequestBody):

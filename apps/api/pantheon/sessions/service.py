@@ -19,6 +19,7 @@ from pantheon.sessions.repository import SessionRepository, SessionRow
 from pantheon.sessions.schemas import (
     SessionCreate,
     SessionRead,
+    SessionSearch,
     SessionSummaryRead,
     SessionUpdate,
     auto_title,
@@ -97,24 +98,34 @@ class SessionService:
         row.deleted_at = utcnow()
 
     async def list_in_room(
-        self, owner_id: uuid.UUID, room_id: str, search: str | None, page: PageParams
+        self, owner_id: uuid.UUID, room_id: str, search: SessionSearch, page: PageParams
     ) -> Page[SessionRead]:
         room = await RoomRepository(self.repo.session).get(owner_id, room_id)
         if room is None:
             raise not_found("room", room_id)
         rows, total = await self.repo.list_for(
-            owner_id, room_id=room.id, search=search, limit=page.limit, offset=page.offset
+            owner_id,
+            room_id=room.id,
+            search=search.q,
+            include_evals=search.include_evals,
+            limit=page.limit,
+            offset=page.offset,
         )
         return _page(rows, total, page)
 
     async def list_for_agent(
-        self, owner_id: uuid.UUID, agent_id: str, search: str | None, page: PageParams
+        self, owner_id: uuid.UUID, agent_id: str, search: SessionSearch, page: PageParams
     ) -> Page[SessionRead]:
         agent = await AgentRepository(self.repo.session).get(owner_id, agent_id)
         if agent is None:
             raise not_found("agent", agent_id)
         rows, total = await self.repo.list_for(
-            owner_id, agent_id=agent.id, search=search, limit=page.limit, offset=page.offset
+            owner_id,
+            agent_id=agent.id,
+            search=search.q,
+            include_evals=search.include_evals,
+            limit=page.limit,
+            offset=page.offset,
         )
         return _page(rows, total, page)
 
