@@ -52,6 +52,9 @@ class SessionRead(ReadSchema):
     title: str = Field(description="The title given, else one made from the first message")
     title_is_auto: bool = Field(description="True when ``title`` was made from the first message")
     turn_count: int
+    awaiting_approval: bool = Field(
+        default=False, description="The newest turn waits for a person's approval decision"
+    )
     last_activity_at: datetime = Field(description="The latest turn's start, else created_at")
     created_at: datetime
     summary: SessionSummaryRead | None = Field(

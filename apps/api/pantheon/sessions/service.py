@@ -39,6 +39,7 @@ def session_read(row: SessionRow) -> SessionRead:
         # The first turn stores its automatic title as it starts (before it is recorded).
         title_is_auto=bool(title) and title == derived,
         turn_count=row.turn_count,
+        awaiting_approval=row.awaiting_approval,
         last_activity_at=row.last_activity_at,
         created_at=chat.created_at,
         summary=_summary(chat),
