@@ -49,7 +49,9 @@ function report(usage) {
 /** title; load() -> Promise<usage report>. Resolves when the dialog closes. */
 export function openUsageDialog({ title, load }) {
   return new Promise((resolve) => {
-    const body = h("div", { class: "usage-body", role: "status" }, h("p", { class: "muted" }, "Loading…"));
+    // It scrolls (wide tables on a phone): focusable, so the keyboard can scroll it too.
+    const body = h("div", { class: "usage-body", role: "status", tabindex: "0", "aria-label": "Usage figures" },
+      h("p", { class: "muted" }, "Loading…"));
     const dialog = h("dialog", { class: "modal usage-dialog", "aria-label": title },
       h("div", { class: "dialog-form" },
         h("h2", {}, title), body,

@@ -12,9 +12,9 @@ function sessionBar(sessions, sessionId, actions) {
   const current = sessions.find((s) => s.id === sessionId) ?? null;
   const none = !current;
   return h("div", { class: "session-bar" },
-    h("button", { type: "button", class: "session-button", "aria-haspopup": "dialog",
-      "aria-label": `Sessions (${sessions.length}): ${sessionLabel(current)}`, onclick: actions.browseSessions },
-    h("span", { class: "session-count" }, `Sessions ${sessions.length}`),
+    // Its name is its text (a screen reader and voice control say what is shown).
+    h("button", { type: "button", class: "session-button", "aria-haspopup": "dialog", onclick: actions.browseSessions },
+    h("span", { class: "session-count" }, `Sessions (${sessions.length})`), " ",
     h("span", { class: "session-current" }, sessionLabel(current))),
     h("button", { type: "button", class: "new-session", "aria-keyshortcuts": "Control+Shift+O",
       onclick: actions.newSession }, "+ New session"),
