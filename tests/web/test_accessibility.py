@@ -146,6 +146,8 @@ def test_no_serious_violation_on_any_view(
 
         page.goto(f"/#/rooms/{gate_id}/sessions/{made['paused']['id']}")
         expect(page.locator(".approval-card")).to_have_attribute("data-state", "open")
+        # Why Send is off shows on a phone too (other hints are left out there).
+        expect(page.locator(".composer-hint")).to_contain_text("waits for your approval")
         check(page, f"{name} approval")
         screenshot(page, f"axe-{name}-approval")
 

@@ -182,7 +182,7 @@ function roomActions(room) {
       title: "Edit room",
       fields: [{ name: "name", label: "Name", value: room.name, required: true, maxlength: 200 },
         { name: "description", label: "Description", type: "textarea", rows: 2, value: room.description },
-        managerField(room, state.models)],
+        modeField(room.mode), managerField(room, state.models)],
       onSubmit: (v) => api.updateRoom(room.id, managerValue(v)),
     }).then((r) => r && reroute()),
     setMode: (mode) => api.updateRoom(room.id, { mode }).then(() => {
@@ -223,14 +223,19 @@ function agentActions(agent) {
   };
 }
 
+/** The room's default mode in the room forms (on a phone the header has no picker). */
+function modeField(value) {
+  return { name: "mode", label: "Mode", type: "select", value,
+    options: roomModes().map((spec) => ({ value: spec.name, label: `${spec.name}: ${spec.description}` })) };
+}
+
 async function newRoom() {
   const room = await formDialog({
     title: "New room", submitLabel: "Create room",
     fields: [
       { name: "name", label: "Name", required: true, maxlength: 200, placeholder: "Launch planning" },
       { name: "description", label: "Description (optional)", type: "textarea", rows: 2 },
-      { name: "mode", label: "Mode", type: "select", value: defaultMode("room"),
-        options: roomModes().map((spec) => ({ value: spec.name, label: `${spec.name}: ${spec.description}` })) },
+      modeField(defaultMode("room")),
       managerField(null, state.models),
     ],
     onSubmit: (v) => api.createRoom(managerValue(v)),

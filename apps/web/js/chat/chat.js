@@ -153,7 +153,7 @@ export class ChatPane {
       hint = "A turn is running in another chat of this tab; this one can run too.";
       if (elsewhere.href) link = { href: elsewhere.href, text: "Open the running one" };
     }
-    this.composer.setBusy(Boolean(this.busy || waiting || noAgents || !this.context), hint, link);
+    this.composer.setBusy(Boolean(this.busy || waiting || noAgents || !this.context), hint, link, waiting);
     for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun, .panel-retry")) {
       button.disabled = this.busy;
     }
