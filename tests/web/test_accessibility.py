@@ -167,7 +167,8 @@ def test_no_serious_violation_on_any_view(
         page.keyboard.press("Escape")
 
         page.goto("/#/evals")
-        expect(page.get_by_role("link", name=f"axe {size[0]}{theme[0]}")).to_be_visible()
+        run_link = page.get_by_role("link", name=f"axe {size[0]}{theme[0]}", exact=True)
+        expect(run_link).to_be_visible()
         check(page, f"{name} evals")
         page.goto(f"/#/evals/{made['run']['id']}")
         expect(page.get_by_role("table", name="Cases")).to_be_visible()

@@ -95,7 +95,7 @@ async function route() {
   if (!showing(kind, owner, sessionId)) chat.leave(); // the old composer must not send meanwhile
   let sessions = [];
   try {
-    sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+    sessions = await sessionsOf(kind, owner, sessionId);
   } catch (err) {
     notifyError(err);
   }
@@ -138,6 +138,20 @@ async function route() {
   return undefined;
 }
 
+/** The owner's sessions as the server lists them (evaluation sessions left out), plus the
+ * open one when the list leaves it out: an eval case's session opened from the eval page. */
+async function sessionsOf(kind, owner, sessionId) {
+  const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+  if (!sessionId || sessions.some((s) => s.id === sessionId)) return sessions;
+  try {
+    const open = await api.session(sessionId);
+    return (kind === "room" ? open.room_id : open.agent_id) === owner.id ? [...sessions, open] : sessions;
+  } catch (err) {
+    if (err.status === 404) return sessions; // deleted: the caller says so
+    throw err;
+  }
+}
+
 /** True when the chat pane already shows this owner's session (or its new session). */
 function showing(kind, owner, sessionId) {
   const context = chat.context;
@@ -159,7 +173,7 @@ async function refreshHeader() {
   if (!owner || !main.querySelector(".view-head")) return;
   const mine = ++headerToken; // a slower earlier refresh must not draw older sessions
   try {
-    const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+    const sessions = await sessionsOf(kind, owner, sessionId);
     const old = main.querySelector(".view-head");
     const same = state.route.kind === kind && state.route.id === id && state.route.sessionId === sessionId;
     if (mine === headerToken && same && old) {
