@@ -74,7 +74,8 @@ test-web:
 # mostly real servers waiting on each other, so two processes halve it even on 2 cores.
 PYTEST_WORKERS ?= 2
 
-pytest: $(VENV)/.dev-installed
+# The browser tests inject axe-core from apps/web's node_modules (tests/web/test_accessibility.py).
+pytest: $(VENV)/.dev-installed $(WEB)/node_modules/.installed
 	$(BIN)/pytest -m "not local_model" -n $(PYTEST_WORKERS) --dist loadfile
 
 test-local: $(VENV)/.dev-installed $(VENV)/.local-installed

@@ -67,10 +67,17 @@ async def test_each_case_is_a_session_of_the_room_with_its_turn(
     turn = (await client.get(f"/v1/turns/{multiply['turn_id']}")).json()
     assert turn["session_id"] == multiply["session_id"]
     assert any(call["name"] == "calculator" for call in turn["tool_calls"])
-    sessions = (await client.get(f"/v1/rooms/{room_id}/sessions?limit=50")).json()
+    mine = (await client.post(f"/v1/rooms/{room_id}/sessions", json={"title": "Mine"})).json()
+    # The room's list hides the run's sessions (the eval page has them); asked, it shows them.
+    listed = (await client.get(f"/v1/rooms/{room_id}/sessions?limit=50")).json()
+    assert ([s["id"] for s in listed["items"]], listed["total"]) == ([mine["id"]], 1)
+    url = f"/v1/rooms/{room_id}/sessions?limit=50&include_evals=true"
+    sessions = (await client.get(url)).json()
     titles = {s["title"] for s in sessions["items"]}
     assert "eval nightly: multiply" in titles
-    assert sessions["total"] == 12
+    assert sessions["total"] == 13
+    searched = await client.get(f"/v1/rooms/{room_id}/sessions", params={"q": "multiply"})
+    assert searched.json()["total"] == 0
 
 
 async def test_a_conversation_case_gives_the_turn_its_history(
@@ -89,6 +96,11 @@ async def test_a_conversation_case_gives_the_turn_its_history(
     assert name["answer"] == "Your name is Ada."
     report = (await client.get(f"/v1/evals/{run['id']}/report")).json()
     assert report["targets"][0]["label"] == "Demo room · standalone (writer)"
+    target = (await client.get(f"/v1/evals/{run['id']}")).json()["targets"][0]
+    agent_url = f"/v1/agents/{target['agent_id']}/sessions"
+    assert (await client.get(agent_url)).json()["total"] == 0  # hidden from the agent's list
+    shown = await client.get(agent_url, params={"include_evals": "true", "q": "remember"})
+    assert [s["id"] for s in shown.json()["items"]] == [name["session_id"]]
 
 
 async def test_a_judge_that_fails_or_gives_no_score_fails_its_check(

@@ -79,8 +79,11 @@ async def test_approving_runs_the_call_and_finishes_the_turn(
 ) -> None:
     session_id, events = await _paused(client, scripted, ["calculator!", "echo"])
     paused_id = events[0][1]["turn_id"]
+    agent_id = (await client.get(f"/v1/sessions/{session_id}")).json()["agent_id"]
+    assert await _waiting(client, agent_id) == {session_id: True}  # the sidebar marks it
     answer = await decide(client, paused_id, decisions(("c-calc", True, "")))
     assert answer.status_code == 201, answer.text
+    assert await _waiting(client, agent_id) == {session_id: False}
     turn = answer.json()
     assert (turn["status"], turn["continues"]) == ("completed", paused_id)
     # The echo that ran in the paused turn is reused, not run again.
@@ -107,6 +110,14 @@ async def test_approving_runs_the_call_and_finishes_the_turn(
     listed = (await client.get(f"/v1/sessions/{session_id}/turns")).json()["items"]
     # This model asks for the calculator on every message: one approval is not a licence.
     assert [t["status"] for t in listed] == ["awaiting_approval", "completed", "awaiting_approval"]
+    read = (await client.get(f"/v1/sessions/{session_id}")).json()
+    assert read["awaiting_approval"] is True
+
+
+async def _waiting(client: httpx.AsyncClient, agent_id: str) -> dict[str, bool]:
+    """Each of the agent's sessions: whether its newest turn waits for a person."""
+    listed = (await client.get(f"/v1/agents/{agent_id}/sessions")).json()["items"]
+    return {s["id"]: s["awaiting_approval"] for s in listed}
 
 
 async def test_rejecting_tells_the_model_why_and_runs_nothing(

@@ -1,7 +1,8 @@
 """A turn's database work is a fixed handful of statements, whatever the backend: one read
 of what the session tells (its agent or room, its newest turn, the Idempotency-Key's turn,
 the allowlist, whether a budget exists), a room's roster, the history, then one INSERT per
-table of the record. Every turn pays each statement in CPU and round trips, so a count
+table of the record (and once, on an untitled session's first turn, the UPDATE that names
+it). Every turn pays each statement in CPU and round trips, so a count
 that grows is a regression (docs/benchmarks.md). Counts only: no time is asserted."""
 
 from __future__ import annotations
@@ -78,3 +79,19 @@ async def test_a_room_turn_reads_the_roster_once_more(
 
     reads = [("SELECT", "sessions"), ("SELECT", "room_agents"), ("SELECT", "messages")]
     assert seen == [*reads, *RECORD]
+
+
+async def test_the_first_turn_of_an_untitled_session_names_it_once(
+    app: FastAPI, client: httpx.AsyncClient
+) -> None:
+    """One UPDATE more, on the first turn only (it stores the automatic title)."""
+    agent = await create_agent(client, "namer")
+    opened = await client.post(f"/v1/agents/{agent['id']}/sessions", json={})
+    assert opened.status_code == 201, opened.text
+    session_id = opened.json()["id"]
+    async with _statements(app) as first:
+        await stream_turn(client, session_id, {"message": "first"})
+    assert [verb for verb, _ in first].count("UPDATE") == 1
+    async with _statements(app) as second:
+        await stream_turn(client, session_id, {"message": "second"})
+    assert [verb for verb, _ in second].count("UPDATE") == 0

@@ -161,3 +161,45 @@ def test_the_agent_form_marks_a_tool_ask_me_first(page: Page, server: LiveServer
     dialog.get_by_role("button", name="Save").click()
     expect(page.locator("dialog[open]")).to_have_count(0)
     assert server.api("GET", f"/v1/agents/{saved['id']}")["tools"] == ["calculator"]
+
+
+def test_while_a_decision_waits_send_is_off_and_the_sidebar_says_so(
+    page: Page, server: LiveServer
+) -> None:
+    """Issue 33 item 18: Send stayed on (and sending added an error turn), the sidebar did
+    not mark the session, and the panel still said "waiting for approval" once decided."""
+    room, session = gated_room(server, "Waits")
+    other = server.api("POST", f"/v1/rooms/{room}/sessions", {"title": "Other chat"})
+    ask(page, room, session)
+    paused = page.locator(".turn").first
+    waiting = page.locator(f".side-session[data-id='{session}']")
+    expect(waiting).to_have_attribute("data-waiting", "true")
+    expect(waiting.locator(".badge")).to_have_text("needs you")
+    calm = page.locator(f".side-session[data-id='{other['id']}']")
+    expect(calm).to_have_attribute("data-waiting", "false")
+    send = page.locator(".composer").get_by_role("button", name="Send")
+    expect(send).to_be_disabled()
+    expect(page.locator(".composer-hint")).to_contain_text("waits for your approval")
+    box = page.get_by_label("Message")
+    box.fill("a message that must not become an error turn")
+    box.press("Enter")
+    expect(box).to_have_value("a message that must not become an error turn")
+    expect(page.locator(".turn")).to_have_count(1)
+    screenshot(page, "desktop-approval-waiting")
+
+    paused.locator(".approval-card").get_by_role("button", name="Approve").click()
+    continuation = page.locator(".turn").nth(1)
+    expect(continuation).to_have_attribute("data-status", "completed", timeout=WAIT_MS)
+    for _when in ("live", "reloaded"):
+        panel = paused.locator(".panel")
+        expect(panel).not_to_have_attribute("data-state", "paused")
+        expect(panel.locator(".panel-state")).to_have_text("decided: goes on below")
+        expect(waiting).to_have_attribute("data-waiting", "false")
+        expect(waiting.locator(".badge")).to_have_count(0)
+        expect(send).to_be_enabled()
+        page.reload()
+        paused = page.locator(".turn").first
+    assert [t["status"] for t in server.api("GET", f"/v1/sessions/{session}/turns")["items"]] == [
+        "awaiting_approval",
+        "completed",
+    ]

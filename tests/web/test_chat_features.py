@@ -122,9 +122,11 @@ def test_mention_suggestions_in_manual_mode(page: Page, server: LiveServer) -> N
     box.press_sequentially("Ask @b")
     options = page.locator("#mention-list").get_by_role("option")
     expect(options).to_have_count(2)
-    expect(box).to_have_attribute("aria-expanded", "true")
+    expect(box).to_have_attribute("aria-activedescendant", "mention-0")
+    expect(box).not_to_have_attribute("role", "combobox")  # a textarea may not be one
     box.press("ArrowDown")
     expect(options.nth(1)).to_have_attribute("aria-selected", "true")
+    expect(box).to_have_attribute("aria-activedescendant", "mention-1")
     box.press("Enter")  # inserts, does not send
     expect(box).to_have_value("Ask @bishop ")
     expect(options).to_have_count(0)

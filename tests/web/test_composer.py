@@ -55,3 +55,26 @@ def test_each_rerun_button_names_its_stage(page: Page, server: LiveServer) -> No
         "Re-run from here: stage 3, Stagec",
         "Re-run from here: stage 4, Staged",
     ]
+
+
+@pytest.mark.parametrize("how", ["Escape", "Close"])
+def test_typing_after_find_sessions_is_closed_lands_in_the_box(
+    page: Page, server: LiveServer, how: str
+) -> None:
+    """Issue 33 item 17: Ctrl+K then Esc (or Close) gave the box focus but dropped keys."""
+    made = server.room_with(f"Find {how}", [f"find{how.lower()}"], mode="roundtable")
+    page.goto(f"/#/rooms/{made['room']['id']}/sessions/{made['session']['id']}")
+    box = page.get_by_label("Message")
+    box.click()
+    page.keyboard.type("before ")
+    page.keyboard.press("Control+k")
+    dialog = page.locator("dialog.sessions-dialog")
+    expect(dialog.get_by_label("Search sessions")).to_be_focused()
+    if how == "Escape":
+        page.keyboard.press("Escape")
+    else:
+        dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_have_count(0)
+    expect(box).to_be_focused()
+    page.keyboard.type("after")
+    expect(box).to_have_value("before after")

@@ -65,6 +65,9 @@ def test_a_finished_run_compares_its_targets(page: Page, server: LiveServer) -> 
     grid.get_by_role("link", name="greet: every check passed").nth(1).click()
     expect(page).to_have_url(f"{server.url}/#/rooms/{room_id}/sessions/" + page.url.split("/")[-1])
     expect(page.locator(".turn")).to_have_count(1)
+    # The room's lists leave eval sessions out, but the opened one is shown as open.
+    expect(page.locator(".session-current")).to_have_text("eval smoke: greet")
+    expect(page.locator(".side-session")).to_have_count(2)  # its own session and this one
 
 
 def test_a_running_run_shows_progress_and_can_be_cancelled(page: Page, server: LiveServer) -> None:

@@ -45,7 +45,7 @@ def test_room_rename_mode_roster_order_and_delete(page: Page, server: LiveServer
     page.get_by_role("button", name="+ New session").click()
     expect(page.locator(".empty")).to_contain_text("mention agents by key")
     expect(page.get_by_label("Message")).to_be_focused()
-    expect(page.locator(".session-current")).to_have_text("New session")
+    expect(page.locator(".session-button")).to_have_text("Sessions (1)")  # no title yet
 
     page.get_by_role("button", name="Room actions").click()
     page.get_by_role("menuitem", name="Delete room…").click()

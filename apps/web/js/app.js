@@ -96,7 +96,7 @@ async function route() {
   if (!showing(kind, owner, sessionId)) chat.leave(); // the old composer must not send meanwhile
   let sessions = [];
   try {
-    sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+    sessions = await sessionsOf(kind, owner, sessionId);
   } catch (err) {
     notifyError(err);
   }
@@ -151,6 +151,20 @@ async function route() {
   return undefined;
 }
 
+/** The owner's sessions as the server lists them (evaluation sessions left out), plus the
+ * open one when the list leaves it out: an eval case's session opened from the eval page. */
+async function sessionsOf(kind, owner, sessionId) {
+  const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+  if (!sessionId || sessions.some((s) => s.id === sessionId)) return sessions;
+  try {
+    const open = await api.session(sessionId);
+    return (kind === "room" ? open.room_id : open.agent_id) === owner.id ? [...sessions, open] : sessions;
+  } catch (err) {
+    if (err.status === 404) return sessions; // deleted: the caller says so
+    throw err;
+  }
+}
+
 /** True when the chat pane already shows this owner's session (or its new session). */
 function showing(kind, owner, sessionId) {
   const context = chat.context;
@@ -172,7 +186,7 @@ async function refreshHeader() {
   if (!owner || !main.querySelector(".view-head")) return;
   const mine = ++headerToken; // a slower earlier refresh must not draw older sessions
   try {
-    const sessions = kind === "room" ? await api.roomSessions(owner.id) : await api.agentSessions(owner.id);
+    const sessions = await sessionsOf(kind, owner, sessionId);
     const old = main.querySelector(".view-head");
     const same = state.route.kind === kind && state.route.id === id && state.route.sessionId === sessionId;
     if (mine === headerToken && same && old) {
@@ -195,7 +209,7 @@ function roomActions(room) {
       title: "Edit room",
       fields: [{ name: "name", label: "Name", value: room.name, required: true, maxlength: 200 },
         { name: "description", label: "Description", type: "textarea", rows: 2, value: room.description },
-        managerField(room, state.models)],
+        modeField(room.mode), managerField(room, state.models)],
       onSubmit: (v) => api.updateRoom(room.id, managerValue(v)),
     }).then((r) => r && reroute()),
     setMode: (mode) => api.updateRoom(room.id, { mode }).then(() => {
@@ -236,14 +250,19 @@ function agentActions(agent) {
   };
 }
 
+/** The room's default mode in the room forms (on a phone the header has no picker). */
+function modeField(value) {
+  return { name: "mode", label: "Mode", type: "select", value,
+    options: roomModes().map((spec) => ({ value: spec.name, label: `${spec.name}: ${spec.description}` })) };
+}
+
 async function newRoom() {
   const room = await formDialog({
     title: "New room", submitLabel: "Create room",
     fields: [
       { name: "name", label: "Name", required: true, maxlength: 200, placeholder: "Launch planning" },
       { name: "description", label: "Description (optional)", type: "textarea", rows: 2 },
-      { name: "mode", label: "Mode", type: "select", value: defaultMode("room"),
-        options: roomModes().map((spec) => ({ value: spec.name, label: `${spec.name}: ${spec.description}` })) },
+      modeField(defaultMode("room")),
       managerField(null, state.models),
     ],
     onSubmit: (v) => api.createRoom(managerValue(v)),

@@ -1,8 +1,9 @@
 """One case on one target, run as an ordinary turn through ``TurnService``.
 
-The case gets its own session (titled after the run and case, so the run's sessions are
-visible in the room or agent like any other), its turn is started and awaited the way
-``POST /v1/sessions/{id}/turns`` does (budgeted, cancellable), and its answer is read
+The case gets its own session (titled after the run and case; the session lists leave
+it out unless asked, ``include_evals``, the eval page links to it), its turn is started
+and awaited the way ``POST /v1/sessions/{id}/turns`` does (budgeted, cancellable), and
+its answer is read
 by folding the turn's events with the facade's ``Transcript`` (the text a person reads,
 as the mode's spec says). A cancelled case cancels its turn and waits for it to end.
 """

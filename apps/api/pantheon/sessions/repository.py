@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select
+from sqlalchemy import ColumnElement, Select, and_, exists, func, or_, select, update
+from sqlalchemy.orm import aliased
 
-from pantheon.db.models import Agent, ChatSession, Message, Room, Turn
+from pantheon.db.eval_models import EvalResult
+from pantheon.db.models import Agent, ChatSession, Message, Room, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
 
 
@@ -26,6 +28,7 @@ class SessionRow:
     last_activity_at: datetime
     first_message: str | None
     turn_count: int
+    awaiting_approval: bool = False
 
 
 def like_pattern(text: str) -> str:
@@ -48,6 +51,26 @@ def _first_message() -> ColumnElement[Any]:
         .order_by(Turn.created_at, Turn.id)
         .limit(1)
         .scalar_subquery()
+    )
+
+
+def _awaiting_approval() -> ColumnElement[Any]:
+    """The newest turn waits for a person's decision nobody has claimed yet (the rule the
+    turn preflight applies before refusing a message with 409)."""
+    latest = aliased(Turn)
+    newest = (
+        select(latest.id)
+        .where(latest.session_id == ChatSession.id)
+        .order_by(latest.created_at.desc(), latest.id.desc())
+        .limit(1)
+        .correlate(ChatSession)
+        .scalar_subquery()
+    )
+    decided = select(TurnDecision.turn_id).where(TurnDecision.turn_id == Turn.id)
+    return exists(
+        select(Turn.id).where(
+            Turn.id == newest, Turn.status == "awaiting_approval", ~exists(decided)
+        )
     )
 
 
@@ -79,11 +102,11 @@ class SessionRepository(Repository):
 
     async def figures(self, row: ChatSession) -> SessionRow:
         """``row`` with its derived figures (after a create, a read or a patch)."""
-        query = select(_last_activity(), _first_message(), _turn_count()).where(
-            ChatSession.id == row.id
-        )
-        last, first, count = (await self.session.execute(query)).one()
-        return SessionRow(row, last, first, int(count))
+        query = select(
+            _last_activity(), _first_message(), _turn_count(), _awaiting_approval()
+        ).where(ChatSession.id == row.id)
+        last, first, count, waiting = (await self.session.execute(query)).one()
+        return SessionRow(row, last, first, int(count), bool(waiting))
 
     async def list_for(
         self,
@@ -92,15 +115,20 @@ class SessionRepository(Repository):
         room_id: uuid.UUID | None = None,
         agent_id: uuid.UUID | None = None,
         search: str | None = None,
+        include_evals: bool = False,
         limit: int,
         offset: int,
     ) -> tuple[list[SessionRow], int]:
         """A room's sessions, or an agent's standalone sessions, latest activity first.
 
         ``search`` matches the title or any visible message (the user's included), as a
-        literal substring, case-insensitively (ASCII only on SQLite)."""
+        literal substring, case-insensitively (ASCII only on SQLite). An evaluation's case
+        sessions (those an ``eval_results`` row names, ADR 0019) only with ``include_evals``."""
         owner = ChatSession.room_id == room_id if room_id else ChatSession.agent_id == agent_id
         base = self._live(owner_id).where(owner)
+        if not include_evals:
+            case_of_a_run = select(EvalResult.id).where(EvalResult.session_id == ChatSession.id)
+            base = base.where(~exists(case_of_a_run))
         if search:
             pattern = like_pattern(search)
             in_messages = exists(
@@ -115,13 +143,13 @@ class SessionRepository(Repository):
         total = int((await self.session.execute(total_query)).scalar_one())
         activity = _last_activity().label("last_activity_at")
         query = (
-            base.add_columns(activity, _first_message(), _turn_count())
+            base.add_columns(activity, _first_message(), _turn_count(), _awaiting_approval())
             .order_by(activity.desc(), ChatSession.created_at.desc(), ChatSession.id)
             .limit(limit)
             .offset(offset)
         )
         result = await self.session.execute(query)
-        rows = [SessionRow(s, last, first, int(n)) for s, last, first, n in result.all()]
+        rows = [SessionRow(s, last, first, int(n), bool(w)) for s, last, first, n, w in result]
         return rows, total
 
     async def messages(
@@ -138,3 +166,11 @@ class SessionRepository(Repository):
 
     def add(self, row: ChatSession) -> None:
         self.session.add(row)
+
+    async def name_if_untitled(self, session_id: uuid.UUID, title: str) -> None:
+        """Give ``title`` to the session unless it got one meanwhile (its first turn's)."""
+        await self.session.execute(
+            update(ChatSession)
+            .where(ChatSession.id == session_id, ChatSession.title == "")
+            .values(title=title)
+        )

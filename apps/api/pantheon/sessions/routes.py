@@ -16,6 +16,7 @@ from pantheon.sessions.schemas import (
     MessageRead,
     SessionCreate,
     SessionRead,
+    SessionSearch,
     SessionUpdate,
 )
 from pantheon.sessions.service import SessionService
@@ -38,6 +39,12 @@ SearchDep = Annotated[
 ]
 
 
+EvalsDep = Annotated[
+    bool,
+    Query(description="Also list the sessions evaluation runs made for their cases"),
+]
+
+
 @router.post("/v1/rooms/{room_id}/sessions", status_code=status.HTTP_201_CREATED)
 async def create_room_session(
     room_id: str, service: ServiceDep, user: UserIdDep, data: SessionCreate | None = None
@@ -56,18 +63,30 @@ async def create_agent_session(
 
 @router.get("/v1/rooms/{room_id}/sessions")
 async def list_room_sessions(
-    room_id: str, service: ServiceDep, user: UserIdDep, page: PageDep, q: SearchDep = None
+    room_id: str,
+    service: ServiceDep,
+    user: UserIdDep,
+    page: PageDep,
+    q: SearchDep = None,
+    include_evals: EvalsDep = False,
 ) -> Page[SessionRead]:
-    """List a room's sessions, latest activity first; ``q`` searches titles and messages."""
-    return await service.list_in_room(user, room_id, q, page)
+    """List a room's sessions, latest activity first; ``q`` searches titles and messages;
+    evaluation sessions only with ``include_evals``."""
+    return await service.list_in_room(user, room_id, SessionSearch(q, include_evals), page)
 
 
 @router.get("/v1/agents/{agent_id}/sessions")
 async def list_agent_sessions(
-    agent_id: str, service: ServiceDep, user: UserIdDep, page: PageDep, q: SearchDep = None
+    agent_id: str,
+    service: ServiceDep,
+    user: UserIdDep,
+    page: PageDep,
+    q: SearchDep = None,
+    include_evals: EvalsDep = False,
 ) -> Page[SessionRead]:
-    """List an agent's standalone sessions, latest activity first; ``q`` searches them."""
-    return await service.list_for_agent(user, agent_id, q, page)
+    """List an agent's standalone sessions, latest activity first; ``q`` searches them;
+    evaluation sessions only with ``include_evals``."""
+    return await service.list_for_agent(user, agent_id, SessionSearch(q, include_evals), page)
 
 
 @router.get("/v1/sessions/{session_id}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -15,6 +16,15 @@ TITLE_LENGTH = 60  # automatic titles: the first line of the first message, cut 
 
 class SessionCreate(RequestBody):
     title: str = Field(default="", max_length=200)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSearch:
+    """What a session list is narrowed to: ``q`` in titles and messages; evaluation case
+    sessions (ADR 0019) are left out unless ``include_evals``."""
+
+    q: str | None = None
+    include_evals: bool = False
 
 
 class SessionUpdate(RequestBody):
@@ -42,6 +52,9 @@ class SessionRead(ReadSchema):
     title: str = Field(description="The title given, else one made from the first message")
     title_is_auto: bool = Field(description="True when ``title`` was made from the first message")
     turn_count: int
+    awaiting_approval: bool = Field(
+        default=False, description="The newest turn waits for a person's approval decision"
+    )
     last_activity_at: datetime = Field(description="The latest turn's start, else created_at")
     created_at: datetime
     summary: SessionSummaryRead | None = Field(

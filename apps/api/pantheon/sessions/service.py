@@ -1,7 +1,8 @@
 """Session rules: a session belongs to a live room, or to one live agent (standalone).
 
 Titles: a session keeps the title it was given; without one, it reads as the first line
-of its first message (``auto_title``), so naming a conversation is never a chore.
+of its first message (``auto_title``), so naming a conversation is never a chore. The
+first turn stores that title as it starts, so a session is named while that turn runs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pantheon.sessions.repository import SessionRepository, SessionRow
 from pantheon.sessions.schemas import (
     SessionCreate,
     SessionRead,
+    SessionSearch,
     SessionSummaryRead,
     SessionUpdate,
     auto_title,
@@ -27,14 +29,17 @@ from pantheon.sessions.schemas import (
 def session_read(row: SessionRow) -> SessionRead:
     """The one place a session row becomes its read schema."""
     chat = row.session
-    derived = "" if chat.title else auto_title(row.first_message)
+    derived = auto_title(row.first_message)
+    title = chat.title or derived
     return SessionRead(
         id=chat.id,
         room_id=chat.room_id,
         agent_id=chat.agent_id,
-        title=chat.title or derived,
-        title_is_auto=bool(derived),
+        title=title,
+        # The first turn stores its automatic title as it starts (before it is recorded).
+        title_is_auto=bool(title) and title == derived,
         turn_count=row.turn_count,
+        awaiting_approval=row.awaiting_approval,
         last_activity_at=row.last_activity_at,
         created_at=chat.created_at,
         summary=_summary(chat),
@@ -94,24 +99,34 @@ class SessionService:
         row.deleted_at = utcnow()
 
     async def list_in_room(
-        self, owner_id: uuid.UUID, room_id: str, search: str | None, page: PageParams
+        self, owner_id: uuid.UUID, room_id: str, search: SessionSearch, page: PageParams
     ) -> Page[SessionRead]:
         room = await RoomRepository(self.repo.session).get(owner_id, room_id)
         if room is None:
             raise not_found("room", room_id)
         rows, total = await self.repo.list_for(
-            owner_id, room_id=room.id, search=search, limit=page.limit, offset=page.offset
+            owner_id,
+            room_id=room.id,
+            search=search.q,
+            include_evals=search.include_evals,
+            limit=page.limit,
+            offset=page.offset,
         )
         return _page(rows, total, page)
 
     async def list_for_agent(
-        self, owner_id: uuid.UUID, agent_id: str, search: str | None, page: PageParams
+        self, owner_id: uuid.UUID, agent_id: str, search: SessionSearch, page: PageParams
     ) -> Page[SessionRead]:
         agent = await AgentRepository(self.repo.session).get(owner_id, agent_id)
         if agent is None:
             raise not_found("agent", agent_id)
         rows, total = await self.repo.list_for(
-            owner_id, agent_id=agent.id, search=search, limit=page.limit, offset=page.offset
+            owner_id,
+            agent_id=agent.id,
+            search=search.q,
+            include_evals=search.include_evals,
+            limit=page.limit,
+            offset=page.offset,
         )
         return _page(rows, total, page)
 

@@ -27,6 +27,7 @@ from pantheon.engine.snapshot import (
 )
 from pantheon.errors import Unprocessable, not_found
 from pantheon.sessions.lineage import Lineage
+from pantheon.sessions.schemas import auto_title
 from pantheon.settings import Settings
 from pantheon.turns.approvals import awaiting_conflict
 from pantheon.turns.idempotency import ensure_same_request, request_hash
@@ -40,11 +41,13 @@ from pantheon.users.access import check_allowlisted
 @dataclass(frozen=True, slots=True)
 class Preflight:
     """A started turn's snapshot, or the finished turn an idempotent retry refers to
-    (``budgeted``: whether the owner has any budget whose limits may apply)."""
+    (``budgeted``: whether the owner has any budget whose limits may apply; ``title``: the
+    title the first message gives an untitled session, else ``None``)."""
 
     snapshot: TurnSnapshot | None
     existing: uuid.UUID | None = None
     budgeted: bool = True
+    title: str | None = None
 
 
 # Stored strings back to the snapshot's literal types (the recorder writes only these).
@@ -240,4 +243,5 @@ async def prepare_turn(
         context=settings.context,
         client_message_id=context.message_id if context is not None else None,
     )
-    return Preflight(snapshot, budgeted=chat.budgeted)
+    title = auto_title(data.message) if chat.untitled else None
+    return Preflight(snapshot, budgeted=chat.budgeted, title=title or None)

@@ -35,7 +35,7 @@ _newest_turn = (
 )
 _OWNER = bindparam("owner_id", type_=_s.owner_id.type)
 _FACTS_COLUMNS = (
-    _s.id, _s.room_id, _s.agent_id, _s.parent_id, _s.fork_turn_id, _s.summary,
+    _s.id, _s.title, _s.room_id, _s.agent_id, _s.parent_id, _s.fork_turn_id, _s.summary,
     _s.summary_through_turn_id, _s.summary_through_at, _s.summary_messages,
     _s.summary_updated_at,
     _a.key.label("agent_key"), _a.name.label("agent_name"), _a.role_prompt, _a.model, _a.tools,
@@ -98,7 +98,8 @@ class SessionFacts:
     (a decided turn no longer waits, even if its continuation was never recorded);
     ``existing``: the id and request digest of the turn the Idempotency-Key names;
     ``allowlist``: the owner's model allowlist (``None``: every alias); ``budgeted``:
-    whether the owner has any budget (without one, no turn of theirs has limits)."""
+    whether the owner has any budget (without one, no turn of theirs has limits);
+    ``untitled``: no title and no turn yet, so the first message will name the session."""
 
     id: uuid.UUID
     parent_id: uuid.UUID | None
@@ -110,6 +111,7 @@ class SessionFacts:
     existing: tuple[uuid.UUID, str | None] | None
     allowlist: list[str] | None
     budgeted: bool
+    untitled: bool = False
 
 
 def _facts(row: _Row) -> SessionFacts:
@@ -127,6 +129,7 @@ def _facts(row: _Row) -> SessionFacts:
         existing=None if row.existing_id is None else (row.existing_id, row.existing_hash),
         allowlist=row.allowlist,
         budgeted=bool(row.budgeted),
+        untitled=not row.title and row.latest_id is None,
     )
 
 

@@ -31,6 +31,7 @@ from pantheon.live.registry import LiveTurn
 from pantheon.live.runner import TurnJob, execute_turn
 from pantheon.llm.gateway import LLMGateway
 from pantheon.observability.tracing import turn_trace
+from pantheon.sessions.repository import SessionRepository
 from pantheon.settings import Settings
 from pantheon.turns.approvals import claim_decision, prepare_continuation, release_decision
 from pantheon.turns.idempotency import ensure_same_request, request_hash
@@ -110,7 +111,15 @@ class TurnService:
             limits: list[Limit] = []
             if prepared.budgeted:  # else no budget applies: nothing more to read
                 limits = await _spend_limits(session, owner_id, prepared.snapshot, self.gateway)
-        return await self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
+        started = await self._launch(prepared.snapshot, owner_id, key, body_hash, limits)
+        if prepared.title is not None and started.turn_id == prepared.snapshot.turn_id:
+            # The turn is recorded only when it ends; name the session now, so lists show
+            # what it is about while its first turn runs.
+            async with unit_of_work(self.db, write=True) as session:
+                await SessionRepository(session).name_if_untitled(
+                    uuid.UUID(prepared.snapshot.session_id), prepared.title
+                )
+        return started
 
     async def decide(self, owner_id: uuid.UUID, turn_id: str, data: ApprovalCreate) -> StartedTurn:
         """Start the continuation of a turn awaiting approval, with the person's decisions.

@@ -173,13 +173,16 @@ export class ChatPane {
     let hint = "Enter sends · Shift+Enter newline";
     let link = null;
     const elsewhere = [...this.lives.values()].find((live) => !live.done && live.sessionId !== this.context?.sessionId);
+    // The server refuses a message while the session's turn waits for a decision (409).
+    const waiting = !this.busy && Boolean(this.log.querySelector("article.turn[data-status='awaiting_approval']"));
     if (this.busy) hint = "Agents are answering… (Esc stops)";
+    else if (waiting) hint = "The turn above waits for your approval: approve or reject its tool call, then send.";
     else if (noAgents) hint = "Add agents to the roster first.";
     else if (elsewhere) {
       hint = "A turn is running in another chat of this tab; this one can run too.";
       if (elsewhere.href) link = { href: elsewhere.href, text: "Open the running one" };
     }
-    this.composer.setBusy(Boolean(this.busy || noAgents || !this.context), hint, link);
+    this.composer.setBusy(Boolean(this.busy || waiting || noAgents || !this.context), hint, link, waiting);
     for (const button of this.log.querySelectorAll(".msg-actions button:not(.copy), .stage-rerun, .panel-retry, .answer-retry")) {
       button.disabled = this.busy;
     }

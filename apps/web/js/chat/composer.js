@@ -60,9 +60,11 @@ export class Composer {
     return this.modeSelect.value || this.roomMode || defaultMode("agent");
   }
 
-  /** link: {href, text} after the hint (e.g. the chat whose turn is running), or null. */
-  setBusy(busy, hint, link = null) {
+  /** link: {href, text} after the hint (e.g. the chat whose turn is running), or null;
+   * important: the hint says why Send is off, so a phone shows it too. */
+  setBusy(busy, hint, link = null, important = false) {
     this.busy = busy;
+    this.hint.dataset.important = String(important);
     this.sendButton.disabled = busy || this.over(this.input.value.trim());
     this.hint.replaceChildren(hint,
       ...(link ? [" ", h("a", { class: "composer-hint-link", href: link.href }, link.text)] : []));

@@ -1,6 +1,8 @@
 // @mention suggestions in the composer: typing "@" and letters lists the matching roster
 // agents; ArrowUp/ArrowDown choose, Enter or Tab inserts "@key ", Escape closes.
-// A listbox tied to the textarea with aria-activedescendant, as a combobox does.
+// A listbox tied to the textarea with aria-controls and aria-activedescendant. The textarea
+// keeps its own role (a textbox with aria-autocomplete): ARIA does not let a textarea be a
+// combobox, and aria-expanded belongs to that role.
 
 import { h } from "../core/dom.js";
 import { insertMention, matchAgents, mentionQuery } from "../text/mentions.js";
@@ -8,10 +10,8 @@ import { insertMention, matchAgents, mentionQuery } from "../text/mentions.js";
 export function attachMentions(input, getRoster) {
   const list = h("ul", { class: "mention-list", role: "listbox", id: "mention-list",
     "aria-label": "Agents to mention", hidden: true });
-  input.setAttribute("role", "combobox");
   input.setAttribute("aria-autocomplete", "list");
   input.setAttribute("aria-controls", "mention-list");
-  input.setAttribute("aria-expanded", "false");
   let matches = [];
   let active = 0;
 
@@ -22,7 +22,6 @@ export function attachMentions(input, getRoster) {
   function close() {
     list.hidden = true;
     matches = [];
-    input.setAttribute("aria-expanded", "false");
     input.removeAttribute("aria-activedescendant");
   }
 
@@ -39,7 +38,6 @@ export function attachMentions(input, getRoster) {
       onmousedown: (event) => { event.preventDefault(); choose(i); },
     }, h("strong", {}, `@${agent.key}`), " ", h("span", { class: "muted" }, agent.name))));
     list.hidden = false;
-    input.setAttribute("aria-expanded", "true");
     input.setAttribute("aria-activedescendant", `mention-${active}`);
     return undefined;
   }

@@ -1,6 +1,6 @@
 // One agent's answer box: header (name, key, state, copy), Markdown body, footer (figures,
 // error). data-state: waiting (routed, not started) -> started -> streaming (has deltas)
-//             -> done | failed | stopped, or paused (waits for a person's approval);
+//             -> done | failed | stopped, or paused (waits for a person's approval) -> decided;
 // retrying (a failed call waits to be tried again) between started and streaming.
 // Tests and CSS read it.
 
@@ -19,6 +19,7 @@ const STATE_LABEL = {
   failed: "failed",
   stopped: "stopped",
   paused: "waiting for approval",
+  decided: "decided: goes on below", // a paused agent once the person decided
 };
 
 /** The key of a panel inside a turn: its round and agent. */

@@ -143,6 +143,7 @@ export class TurnView {
     if (!this.approvals) return;
     this.approvals.settle(decisions);
     if (this.status === "awaiting_approval") this.setStatus("decided");
+    for (const panel of this.panels.values()) if (panel.state === "paused") panel.setState("decided");
   }
 
   /** The server refused the message (no turn was made): it goes back to the composer, so

@@ -4,6 +4,27 @@
 import { h } from "./dom.js";
 
 /**
+ * Show `dialog` as a modal that removes itself once closed (then runs `onClose`) and gives
+ * the focus back to what had it. Chromium moves the focus back by itself, but when the
+ * dialog is removed as it closes, a text box gets the focus without its caret and drops
+ * every key typed next (Ctrl+K then Esc, issue 33): focusing it again restores the caret.
+ */
+export function showModal(dialog, onClose = () => {}) {
+  const opener = document.activeElement;
+  dialog.addEventListener("close", () => {
+    dialog.remove();
+    const back = document.activeElement === opener || document.activeElement === document.body;
+    if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected && back) {
+      opener.blur();
+      opener.focus({ preventScroll: true });
+    }
+    onClose();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+/**
  * fields: [{name, label, type: text|textarea|select|number|checkbox, value, options: [{value,label}],
  *           required, pattern, placeholder, hint}], or a custom control {name, element, read()}
  *           (its value is read() when submitted; read() returning undefined leaves it out).
@@ -38,8 +59,7 @@ export function formDialog({ title, description = "", fields, submitLabel = "Sav
     function close(result) {
       if (settled) return;
       settled = true;
-      dialog.close();
-      dialog.remove();
+      dialog.close(); // showModal's close handler removes it and gives the focus back
       resolve(result);
     }
 
@@ -63,8 +83,7 @@ export function formDialog({ title, description = "", fields, submitLabel = "Sav
         submit.disabled = false;
       }
     });
-    document.body.append(dialog);
-    dialog.showModal();
+    showModal(dialog);
     (inputs.values().next().value ?? submit).focus();
   });
 }

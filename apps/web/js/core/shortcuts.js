@@ -4,6 +4,7 @@
 //   Ctrl/⌘+/        this list
 
 import { h } from "./dom.js";
+import { showModal } from "./dialogs.js";
 
 export const SHORTCUTS = [
   ["Ctrl+Shift+O", "Start a new session (⌘+Shift+O on a Mac)"],
@@ -39,8 +40,6 @@ export function showShortcuts() {
         h("dt", {}, keys.split(" / ").map((k, i) => [i ? " / " : null, h("kbd", {}, k)])), h("dd", {}, what)])),
       h("div", { class: "dialog-actions" },
         h("button", { type: "button", class: "primary", onclick: () => dialog.close() }, "Close"))));
-  dialog.addEventListener("close", () => dialog.remove());
-  document.body.append(dialog);
-  dialog.showModal();
+  showModal(dialog);
   dialog.querySelector("button").focus();
 }

@@ -3,7 +3,7 @@
 // confirmation, and a search over the place's passages. File names and passages are
 // user input: they only ever go into text nodes.
 
-import { confirmDialog } from "../core/dialogs.js";
+import { confirmDialog, showModal } from "../core/dialogs.js";
 import { h } from "../core/dom.js";
 import {
   deleteDocument, formatBytes, getDocument, listDocuments, searchKnowledge, uploadDocument,
@@ -177,14 +177,11 @@ export function openDocumentsDialog(place) {
         if (e.dataTransfer?.files?.length) uploadAll(e.dataTransfer.files);
       });
     }
-    dialog.addEventListener("close", () => {
+    showModal(dialog, () => {
       open = false;
       clearTimeout(timer);
-      dialog.remove();
       resolve();
     });
-    document.body.append(dialog);
-    dialog.showModal();
     status.textContent = "Loading…";
     listDocuments(place).then((docs) => { docs.forEach(show); summary(); },
       (err) => { status.textContent = err.message; });

@@ -5,6 +5,7 @@
 
 import { api } from "../core/api.js";
 import { h } from "../core/dom.js";
+import { showModal } from "../core/dialogs.js";
 
 export function openRosterDialog({ room, agents, onChange }) {
   let current = room;
@@ -23,7 +24,6 @@ export function openRosterDialog({ room, agents, onChange }) {
       list, h("h3", {}, "Add an agent"), addForm, error,
       h("div", { class: "dialog-actions" },
         h("button", { type: "button", class: "ghost", onclick: () => dialog.close() }, "Done"))));
-  dialog.addEventListener("close", () => dialog.remove());
 
   async function act(fn) {
     error.hidden = true;
@@ -107,7 +107,6 @@ export function openRosterDialog({ room, agents, onChange }) {
   }
 
   render();
-  document.body.append(dialog);
-  dialog.showModal();
+  showModal(dialog);
   agentSelect.focus();
 }

@@ -2,6 +2,7 @@
 // (the server's ?q=), each openable, renameable and deletable.
 
 import { h } from "../core/dom.js";
+import { showModal } from "../core/dialogs.js";
 import { formatTime, sessionLabel } from "../text/format.js";
 
 const SEARCH_DELAY_MS = 250;
@@ -61,9 +62,7 @@ export function openSessionsDialog({ title, currentId, list, open, rename, remov
       clearTimeout(timer);
       timer = setTimeout(load, SEARCH_DELAY_MS);
     });
-    dialog.addEventListener("close", () => { clearTimeout(timer); dialog.remove(); resolve(); });
-    document.body.append(dialog);
-    dialog.showModal();
+    showModal(dialog, () => { clearTimeout(timer); resolve(); });
     search.focus();
     load();
   });

@@ -3,6 +3,7 @@
 // with the costliest turn named. Read-only; the server sums, this only lays it out.
 
 import { h } from "../core/dom.js";
+import { showModal } from "../core/dialogs.js";
 import { formatCost, formatMs, formatTime } from "../text/format.js";
 
 const COLUMNS = [
@@ -48,15 +49,15 @@ function report(usage) {
 /** title; load() -> Promise<usage report>. Resolves when the dialog closes. */
 export function openUsageDialog({ title, load }) {
   return new Promise((resolve) => {
-    const body = h("div", { class: "usage-body", role: "status" }, h("p", { class: "muted" }, "Loading…"));
+    // It scrolls (wide tables on a phone): focusable, so the keyboard can scroll it too.
+    const body = h("div", { class: "usage-body", role: "status", tabindex: "0", "aria-label": "Usage figures" },
+      h("p", { class: "muted" }, "Loading…"));
     const dialog = h("dialog", { class: "modal usage-dialog", "aria-label": title },
       h("div", { class: "dialog-form" },
         h("h2", {}, title), body,
         h("div", { class: "dialog-actions" },
           h("button", { type: "button", class: "ghost", onclick: () => dialog.close() }, "Close"))));
-    dialog.addEventListener("close", () => { dialog.remove(); resolve(); });
-    document.body.append(dialog);
-    dialog.showModal();
+    showModal(dialog, resolve);
     load().then(
       (usage) => body.replaceChildren(...report(usage).filter(Boolean)),
       (err) => body.replaceChildren(h("p", { class: "form-error" }, err.message || String(err))),

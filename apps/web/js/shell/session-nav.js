@@ -1,6 +1,7 @@
 // The open room's or agent's sessions in the sidebar, under its entry: searchable by title
 // and message text (the server's ?q=), the open one marked, and the ones with a turn
-// running in this tab marked "live" (several may run at once).
+// running in this tab marked "live" (several may run at once), and the ones whose turn
+// waits for the person's approval marked "needs you" (the server's `awaiting_approval`).
 
 import { h } from "../core/dom.js";
 import { sessionLabel } from "../text/format.js";
@@ -67,11 +68,13 @@ export class SessionNav {
     const base = this.owner ? `#/${this.owner.kind}s/${this.owner.id}` : "#/";
     this.items.replaceChildren(...this.sessions.map((session) => {
       const live = running.has(session.id);
+      const waiting = !live && Boolean(session.awaiting_approval);
       return h("li", {}, h("a", { class: "side-session", href: `${base}/sessions/${session.id}`,
-        dataset: { id: session.id, live: String(live) },
+        dataset: { id: session.id, live: String(live), waiting: String(waiting) },
         "aria-current": session.id === this.currentId ? "page" : null },
       h("span", { class: "side-session-title" }, sessionLabel(session)),
-      live ? h("span", { class: "badge live", title: "A turn is running in this session" }, "live") : null));
+      live ? h("span", { class: "badge live", title: "A turn is running in this session" }, "live") : null,
+      waiting ? h("span", { class: "badge waiting", title: "A tool call waits for your approval" }, "needs you") : null));
     }));
   }
 }

@@ -12,10 +12,11 @@ function sessionBar(sessions, sessionId, actions) {
   const current = sessions.find((s) => s.id === sessionId) ?? null;
   const none = !current;
   return h("div", { class: "session-bar" },
-    h("button", { type: "button", class: "session-button", "aria-haspopup": "dialog",
-      "aria-label": `Sessions (${sessions.length}): ${sessionLabel(current)}`, onclick: actions.browseSessions },
-    h("span", { class: "session-count" }, `Sessions ${sessions.length}`),
-    h("span", { class: "session-current" }, sessionLabel(current))),
+    // Its name is its text (a screen reader and voice control say what is shown).
+    h("button", { type: "button", class: "session-button", "aria-haspopup": "dialog", onclick: actions.browseSessions },
+    h("span", { class: "session-count" }, `Sessions (${sessions.length})`),
+    // A new chat has no title yet; "+ New session" beside it already says what it is.
+    ...(current ? [" ", h("span", { class: "session-current" }, sessionLabel(current))] : [])),
     h("button", { type: "button", class: "new-session", "aria-keyshortcuts": "Control+Shift+O",
       onclick: actions.newSession }, "+ New session"),
     menuButton("Session", [
@@ -40,6 +41,8 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
       h("h1", { class: "view-title" }, room.name),
       sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
+        h("button", { type: "button", class: "roster-button", onclick: actions.roster },
+          `Roster (${roster.length})`),
         menuButton("Room", [
           { label: "Documents…", onSelect: actions.documents },
           { label: "Room usage…", onSelect: actions.usage },
@@ -51,8 +54,6 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
       h("label", { class: "inline-field room-mode-field",
         title: "Used for every message unless you pick another mode for one turn below" }, mode,
       h("span", { class: "mode-hint" }, modeSpec(room.mode)?.description ?? "")),
-      h("button", { type: "button", class: "roster-button", onclick: actions.roster },
-        `Roster (${roster.length})`),
       h("span", { class: "roster-inline muted" },
         roster.length ? roster.map((a) => `@${a.key}`).join(" → ") : "no agents")));
 }
