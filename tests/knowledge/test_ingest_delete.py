@@ -1,4 +1,4 @@
-"""Deleting a document stops its ingest at once: a waiting one never
+"""Deleting a document (or its room or agent) stops its ingest at once: a waiting one never
 starts, a parse in progress is killed, so the next upload does not wait behind work nobody
 wants. The parse is held by the test (``held``) and would never end by itself."""
 
@@ -12,7 +12,7 @@ import pytest
 from fastapi import FastAPI
 
 from pantheon.settings import Settings
-from tests.factories import create_room
+from tests.factories import create_agent, create_room
 from tests.knowledge.held import MARKER, held_parse, started
 from tests.knowledge.helpers import settled, upload
 from tests.waiting import until
@@ -73,3 +73,18 @@ async def test_a_deleted_waiting_document_never_starts(
     assert (await settled(client, tiny["id"]))["status"] == "ready"
     # in upload order: had the deleted one started, it would have been held before the tiny one
     assert started(gate) == {first}
+
+
+@pytest.mark.parametrize("kind", ["rooms", "agents"])
+async def test_deleting_its_room_or_agent_stops_the_ingest(
+    client: httpx.AsyncClient, gate: Path, kind: str
+) -> None:
+    owner = await (create_room(client) if kind == "rooms" else create_agent(client, "reader"))
+    big = await _held(client, gate, f"{kind}/{owner['id']}", "big.txt")
+    assert (await client.delete(f"/v1/{kind}/{owner['id']}")).status_code == 204
+    other = f"rooms/{(await create_room(client))['id']}"
+    tiny = await upload(client, other, "tiny.txt", TINY)
+    assert (await settled(client, tiny["id"]))["status"] == "ready"
+    stopped = (await client.get(f"/v1/documents/{big}")).json()
+    assert stopped["status"] == "failed"
+    assert stopped["error"] == f"its {kind[:-1]} was deleted"
