@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, BackgroundTasks, Depends, Response, status
 
 from pantheon.agents.repository import AgentRepository
 from pantheon.agents.schemas import AgentCreate, AgentRead, AgentUpdate
 from pantheon.agents.service import AgentService
-from pantheon.deps import RegistryDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.knowledge.place_deleted import stop_ingest_of_place
 from pantheon.schemas import Page, PageDep, page_of
 from pantheon.tools.deps import ToolBoxDep
 
@@ -53,7 +54,13 @@ async def update_agent(
 
 
 @router.delete("/{agent_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_agent(agent_id: str, service: ServiceDep, user: UserIdDep) -> Response:
-    """Delete an agent: it leaves every roster and no longer runs."""
-    await service.delete(user, agent_id)
+async def delete_agent(
+    agent_id: str, service: ServiceDep, user: UserIdDep, services: ServicesDep,
+    tasks: BackgroundTasks,
+) -> Response:  # fmt: skip
+    """Delete an agent: it leaves every roster, no longer runs, and its pending documents
+    are no longer ingested (they end failed)."""
+    deleted = await service.delete(user, agent_id)
+    ingest = services.knowledge.ingest
+    await stop_ingest_of_place(service.repo.session, tasks, ingest, "agent", deleted)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -91,7 +91,10 @@ class AgentService:
         await self.repo.session.flush()
         return agent
 
-    async def delete(self, owner_id: uuid.UUID, agent_id: str) -> None:
+    async def delete(self, owner_id: uuid.UUID, agent_id: str) -> uuid.UUID:
+        """Soft-delete the agent and take it out of every roster; its id, for its
+        documents' ingest to stop."""
         agent = await self.get(owner_id, agent_id)
         agent.deleted_at = utcnow()
         await self.repo.session.execute(delete(RoomAgent).where(RoomAgent.agent_id == agent.id))
+        return agent.id

@@ -6,10 +6,12 @@ waits behind another room's huge one; their embedding batches interleave on the
 embedder. Parsing runs in a child process under ``parse_timeout_s`` (``parse_pool``), one
 file at a time; embedding runs batch by batch (the embedder keeps its CPU work off the
 loop, in threads that release the GIL). Each document has ``ingest_timeout_s`` to be
-parsed and embedded. Deleting a document cancels its ingest (``cancel``, and between
-batches the worker checks that the row is still there, which also covers a delete on
-another replica). No database connection is held while parsing or embedding: the
-document is read in one short unit and the chunks and final status written in another.
+parsed and embedded. Deleting a document (or its room or agent) cancels its ingest
+(``cancel``: a waiting one never starts, a parse in progress is killed with its child,
+an embedder call is abandoned), and between batches the worker checks that the row is
+still pending, which also covers a delete on another replica. No database connection
+is held while parsing or embedding: the document is read in one short unit and the
+chunks and final status written in another.
 Every outcome ends the document ``ready`` or ``failed`` with a reason, a failed write
 included; on startup the documents still ``pending`` (a restart mid-ingest) are queued
 again.
@@ -33,7 +35,6 @@ from pantheon.knowledge.embedders.base import Embedder, EmbedderError, Vectors
 from pantheon.knowledge.formats import DocumentStatus, Format
 from pantheon.knowledge.ingest_queue import FairQueue, Job
 from pantheon.knowledge.parse_pool import ParsePool
-from pantheon.knowledge.parsing import ParsedDocument
 from pantheon.knowledge.pgvector import PgVector
 from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.sections import ParseError
@@ -78,13 +79,15 @@ class IngestWorker:
     def _queued_changed(self) -> None:
         metrics.INGEST_QUEUED.set(len(self.queue))
 
-    def cancel(self, document_id: uuid.UUID) -> None:
-        """Stop ingesting a deleted document: drop it from the queue or cancel its task."""
-        self.queue.discard(document_id)
+    def cancel(self, *document_ids: uuid.UUID) -> None:
+        """Stop ingesting deleted documents: drop them from the queue or cancel their tasks
+        (a parse in progress is killed, so the next file does not wait for it)."""
+        for document_id in document_ids:
+            self.queue.discard(document_id)
+            task = self._running.get(document_id)
+            if task is not None:
+                task.cancel()
         self._queued_changed()
-        task = self._running.get(document_id)
-        if task is not None:
-            task.cancel()
 
     async def start(self) -> int:
         """Queue the documents left pending by an earlier process, start the tasks."""
@@ -162,15 +165,11 @@ class IngestWorker:
     async def _chunks(
         self, document_id: uuid.UUID, fmt: Format
     ) -> tuple[list[ChunkDraft], int | None]:
-        # Shielded: a cancel (delete, deadline) returns at once, but the parse itself runs
-        # on (bounded by parse_timeout_s) holding the lock, so the next file never queues
-        # in the child behind it with its own timeout already running.
-        parsed = await asyncio.shield(self._parse(document_id, fmt))
-        return parsed.chunks, parsed.pages
-
-    async def _parse(self, document_id: uuid.UUID, fmt: Format) -> ParsedDocument:
+        # One file at a time, so the next never queues in the child with its timeout
+        # running. A cancel (delete, deadline) kills the child before the lock is let go.
         async with self._parse_lock:
-            return await self.parser.parse(self.store.path_of(document_id), fmt)
+            parsed = await self.parser.parse(self.store.path_of(document_id), fmt)
+        return parsed.chunks, parsed.pages
 
     async def _embed(self, document_id: uuid.UUID, texts: Sequence[str]) -> Vectors:
         batch = self.settings.embed_batch

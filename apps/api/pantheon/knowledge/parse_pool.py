@@ -6,7 +6,9 @@ process they cannot, and whatever a file expands to (text, repeated headings, ch
 stays in the child under its limits (``parse_child``): the server receives only the
 bounded chunks. A file that makes a parser hang is killed at ``timeout_s``, and one that
 crashes the interpreter only breaks the child; either way the document fails with a
-reason and the next parse starts a fresh child. Each app owns one ``ParsePool`` (one
+reason and the next parse starts a fresh child. A parse whose caller gives up (its
+document was deleted, its ingest deadline passed) is killed the same way, so the next file
+never waits for work nobody wants. Each app owns one ``ParsePool`` (one
 child, started on first use with ``spawn``: forking a process that runs threads can
 deadlock) and closes it on shutdown, which kills the child.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -41,6 +44,8 @@ class ParsePool:
         )
         self.timeout_s = settings.parse_timeout_s
         self.nice = settings.ingest_nice
+        # What the child runs on each file: module-level, so ``spawn`` pickles it by name.
+        self.function: Callable[[Path, Format, ParseLimits], ParsedDocument] = parse_document
         self._executor: ProcessPoolExecutor | None = None
         self._closed = False
 
@@ -51,17 +56,18 @@ class ParsePool:
 
     async def parse(self, path: Path, fmt: Format) -> ParsedDocument:
         """The file's chunks; ``ParseError`` for bad files, ``TimeoutError`` past the
-        timeout (the child is killed)."""
+        timeout. Past the timeout or when the caller is cancelled the child is killed."""
         executor = self._pool()
         loop = asyncio.get_running_loop()
         started = loop.time()
         future = loop.run_in_executor(
-            executor, parse_child.run, self.timeout_s, parse_document, path, fmt, self.limits
+            executor, parse_child.run, self.timeout_s, self.function, path, fmt, self.limits
         )
         try:
             return await asyncio.wait_for(future, self.timeout_s)
-        except TimeoutError:
-            await self._discard(executor)
+        except (TimeoutError, asyncio.CancelledError):
+            # Shielded: a second cancel must not leave the child running or unreaped.
+            await asyncio.shield(self._discard(executor))
             raise
         except BrokenProcessPool:
             await self._discard(executor)
@@ -92,7 +98,7 @@ class ParsePool:
         if self._executor is executor:
             self._executor = None
         # ProcessPoolExecutor has no public way to stop a busy worker before Python 3.14.
-        processes = list(getattr(executor, "_processes", {}).values())
+        processes = list((getattr(executor, "_processes", None) or {}).values())
         for process in processes:
             process.kill()
         executor.shutdown(wait=False, cancel_futures=True)

@@ -53,6 +53,16 @@ class DocumentRepository(Repository):
         )
         return list((await self.session.scalars(query)).all())
 
+    async def fail_pending(self, place: str, error: str) -> list[uuid.UUID]:
+        """End the place's pending documents ``failed`` with ``error``; their ids."""
+        query = (
+            update(Document)
+            .where(Document.place == place, Document.status == DocumentStatus.PENDING)
+            .values(status=DocumentStatus.FAILED, error=error, updated_at=utcnow())
+            .returning(Document.id)
+        )
+        return list((await self.session.scalars(query)).all())
+
     def add(self, row: Document) -> None:
         self.session.add(row)
 

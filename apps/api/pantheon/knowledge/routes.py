@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from fastapi import (
     APIRouter,
@@ -23,11 +23,10 @@ from pantheon.knowledge.ingest_queue import Job
 from pantheon.knowledge.repository import ChunkRepository, DocumentRepository
 from pantheon.knowledge.schemas import DocumentRead, SearchResults
 from pantheon.knowledge.search import KnowledgeSearch
-from pantheon.knowledge.service import DocumentService
+from pantheon.knowledge.service import DocumentService, PlaceKind
 from pantheon.schemas import Page, PageDep, PageParams
 
 router = APIRouter(tags=["knowledge"])
-Kind = Literal["room", "agent"]
 UPLOAD_RESPONSES: dict[int | str, dict[str, Any]] = {
     200: {"model": DocumentRead, "description": "the same bytes are already in this place"},
     413: {"model": ErrorBody, "description": "file over PANTHEON_KNOWLEDGE__MAX_BYTES"},
@@ -56,7 +55,7 @@ WorkerDep = Annotated[IngestWorker, Depends(_worker)]
 
 
 async def _upload(
-    kind: Kind, ident: str, file: UploadFile, service: DocumentService, user: uuid.UUID,
+    kind: PlaceKind, ident: str, file: UploadFile, service: DocumentService, user: uuid.UUID,
     response: Response, tasks: BackgroundTasks, worker: IngestWorker,
 ) -> DocumentRead:  # fmt: skip
     place = await service.place(user, kind, ident)
@@ -98,7 +97,7 @@ async def upload_agent_document(
 
 
 async def _list(
-    kind: Kind, ident: str, service: DocumentService, user: uuid.UUID, page: PageParams
+    kind: PlaceKind, ident: str, service: DocumentService, user: uuid.UUID, page: PageParams
 ) -> Page[DocumentRead]:
     place = await service.place(user, kind, ident)
     rows, total = await service.repo.list_page(

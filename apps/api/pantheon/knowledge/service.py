@@ -13,7 +13,7 @@ import re
 import uuid
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from sqlalchemy.exc import IntegrityError
 
@@ -28,6 +28,7 @@ from pantheon.rooms.repository import RoomRepository
 from pantheon.text import clean_text
 
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+PlaceKind = Literal["room", "agent"]
 
 
 class UnsupportedMediaType(AppError):
@@ -46,6 +47,11 @@ class Place:
     agent_id: uuid.UUID | None = None
 
 
+def place_key(kind: PlaceKind, ident: uuid.UUID) -> str:
+    """The ``documents.place`` of a room or an agent."""
+    return f"{kind}:{ident}"
+
+
 def clean_filename(raw: str | None) -> str:
     """The base name without control characters, at most 255 characters."""
     name = _UNPRINTABLE.sub("", PurePath(clean_text(raw or "").replace("\\", "/")).name).strip()
@@ -58,18 +64,18 @@ class DocumentService:
         self.store = store
         self.max_bytes = max_bytes
 
-    async def place(self, owner_id: uuid.UUID, kind: str, ident: str) -> Place:
+    async def place(self, owner_id: uuid.UUID, kind: PlaceKind, ident: str) -> Place:
         """The caller's room or agent; 404 when it is not theirs or does not exist."""
         session = self.repo.session
         if kind == "room":
             room = await RoomRepository(session).get(owner_id, ident)
             if room is None:
                 raise not_found("room", ident)
-            return Place(f"room:{room.id}", room_id=room.id)
+            return Place(place_key("room", room.id), room_id=room.id)
         agent = await AgentRepository(session).get(owner_id, ident)
         if agent is None:
             raise not_found("agent", ident)
-        return Place(f"agent:{agent.id}", agent_id=agent.id)
+        return Place(place_key("agent", agent.id), agent_id=agent.id)
 
     async def upload(
         self, owner_id: uuid.UUID, place: Place, filename: str | None, source: BinaryIO

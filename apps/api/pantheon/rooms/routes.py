@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response, status
+from fastapi import APIRouter, BackgroundTasks, Depends, Response, status
 
-from pantheon.deps import RegistryDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.knowledge.place_deleted import stop_ingest_of_place
 from pantheon.rooms.repository import RoomRepository
 from pantheon.rooms.schemas import RoomCreate, RoomRead, RoomUpdate, RosterAdd
 from pantheon.rooms.service import RoomService
@@ -51,9 +52,15 @@ async def update_room(
 
 
 @router.delete("/{room_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def delete_room(room_id: str, service: ServiceDep, user: UserIdDep) -> Response:
-    """Delete a room; its sessions answer 404 from now on."""
-    await service.delete(user, room_id)
+async def delete_room(
+    room_id: str, service: ServiceDep, user: UserIdDep, services: ServicesDep,
+    tasks: BackgroundTasks,
+) -> Response:  # fmt: skip
+    """Delete a room; its sessions answer 404 from now on and its pending documents
+    are no longer ingested (they end failed)."""
+    deleted = await service.delete(user, room_id)
+    ingest = services.knowledge.ingest
+    await stop_ingest_of_place(service.repo.session, tasks, ingest, "room", deleted)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

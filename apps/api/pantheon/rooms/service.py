@@ -73,9 +73,11 @@ class RoomService:
         await self.repo.session.flush()
         return (await self.read([room]))[0]
 
-    async def delete(self, owner_id: uuid.UUID, room_id: str) -> None:
+    async def delete(self, owner_id: uuid.UUID, room_id: str) -> uuid.UUID:
+        """Soft-delete the room; its id, for its documents' ingest to stop."""
         room = await self.get(owner_id, room_id)
         room.deleted_at = utcnow()
+        return room.id
 
     async def add_member(self, owner_id: uuid.UUID, room_id: str, data: RosterAdd) -> RoomRead:
         room = await self.get(owner_id, room_id)
