@@ -30,7 +30,7 @@ async def _refused(
     ("body", "named"),
     [
         (b"{not json", "not JSON"),
-        (b"[" * 100_000 + b"]" * 100_000, "not JSON"),  # nested too deeply to read
+        (b"[" * 100_000 + b"]" * 100_000, "nests deeper"),  # refused before any parser
         (b'{"threadId": "\\ud800"}', "not JSON"),  # a lone surrogate: not storable text
         (b"[]", "no RunAgentInput"),
         (b'{"threadId": "t", "messages": []}', "runId"),

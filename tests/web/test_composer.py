@@ -73,7 +73,7 @@ def test_typing_after_find_sessions_is_closed_lands_in_the_box(
     if how == "Escape":
         page.keyboard.press("Escape")
     else:
-        dialog.get_by_role("button", name="Close").click()
+        dialog.get_by_role("button", name="Close", exact=True).click()
     expect(dialog).to_have_count(0)
     expect(box).to_be_focused()
     page.keyboard.type("after")

@@ -48,9 +48,10 @@ def test_manager_down_says_why_names_the_model_and_claims_no_synthesis(
         evaluation = turn.locator(".round[data-round='1'] .evaluation")
         expect(evaluation).to_contain_text(f"scripted: {DOWN}")
         expect(evaluation).not_to_contain_text("synthesise")
-        synthesis = turn.locator(".synthesis .panel")
-        expect(synthesis).to_have_attribute("data-state", "failed")
-        expect(synthesis).to_contain_text(f"scripted: {DOWN}")
+        # No synthesis: the specialist's reply is the answer, and the head says why.
+        head = turn.get_by_label("Answer", exact=True).locator(".answer-head")
+        expect(head).to_contain_text("no synthesis")
+        expect(head).to_contain_text(f"scripted: {DOWN}")
         screenshot(page, f"desktop-manager-down-{when}")
         page.reload()
         turn = page.locator(".turn").last
