@@ -44,7 +44,7 @@ async def test_waiting_on_a_turn_whose_stream_just_ended_returns(ended: RemoteTu
 
 async def test_a_resume_past_the_last_event_ends(ended: RemoteTurn) -> None:
     async def drain(after: int) -> list[tuple[int, str]]:
-        return [item async for item in ended.stream(after)]
+        return [(item.seq, item.data) async for item in ended.stream(after)]
 
     assert await asyncio.wait_for(drain(0), BOUND_S) == [(1, '"e1"'), (2, '"e2"')]
     assert await asyncio.wait_for(drain(2), BOUND_S) == []

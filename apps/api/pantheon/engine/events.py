@@ -74,6 +74,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    TypeAdapter,
     model_serializer,
 )
 
@@ -389,3 +390,11 @@ PUBLIC_TYPES: frozenset[str] = EVENT_TYPES - INTERNAL_TYPES
 def event_to_json(event: TurnEvent) -> str:
     """Compact JSON with wire names (``continue``), as sent in SSE ``data:`` lines."""
     return event.model_dump_json(by_alias=True)
+
+
+_ADAPTER: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
+
+
+def event_from_json(data: str | bytes) -> TurnEvent:
+    """The typed event of its stored or mirrored JSON text (the one way back from text)."""
+    return _ADAPTER.validate_json(data)

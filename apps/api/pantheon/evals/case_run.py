@@ -70,8 +70,8 @@ def _context(case: Case) -> ClientContext | None:
 async def _answer(turns: TurnService, owner_id: uuid.UUID, turn_id: str) -> str:
     transcript = Transcript()
     parts: list[str] = []
-    async for _seq, data in await turns.events(owner_id, turn_id, 0):
-        for field, text in transcript.feed(json.loads(data)):
+    async for streamed in await turns.events(owner_id, turn_id, 0):
+        for field, text in transcript.feed(json.loads(streamed.data)):
             if field == "content":
                 parts.append(text)
     return "".join(parts).strip()

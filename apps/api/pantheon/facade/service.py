@@ -135,8 +135,8 @@ class FacadeService:
         self, owner_id: uuid.UUID, completion: Completion
     ) -> AsyncGenerator[dict[str, Any], None]:
         """The turn's events from the first, as the dicts its SSE stream carries."""
-        async for _seq, data in await self.turns.events(owner_id, completion.turn.turn_id, 0):
-            event: dict[str, Any] = json.loads(data)
+        async for streamed in await self.turns.events(owner_id, completion.turn.turn_id, 0):
+            event: dict[str, Any] = json.loads(streamed.data)
             yield event
 
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from pantheon.live.meta import TurnMeta
 from pantheon.live.registry import LiveTurn
+from pantheon.live.streamed import StreamedEvent
 
 
 class LiveView(Protocol):
@@ -35,8 +36,8 @@ class LiveView(Protocol):
     @property
     def request_hash(self) -> str | None: ...
 
-    def stream(self, after: int) -> AsyncIterator[tuple[int, str]]:
-        """Its events after ``after`` as (seq, JSON text), live until the turn ends."""
+    def stream(self, after: int) -> AsyncIterator[StreamedEvent]:
+        """Its events after ``after``, live until the turn ends."""
         ...
 
     def cancel(self) -> None:

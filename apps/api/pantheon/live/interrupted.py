@@ -27,14 +27,13 @@ import uuid
 from collections.abc import Sequence
 from datetime import datetime
 
-from pydantic import TypeAdapter
 from sqlalchemy.exc import IntegrityError
 
 from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
-from pantheon.engine.events import ErrorEvent, TurnEvent, event_to_json
+from pantheon.engine.events import ErrorEvent, TurnEvent, event_from_json, event_to_json
 from pantheon.engine.fold import INTERRUPTED, rebuild_record
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.error_codes import ErrorCode
@@ -44,7 +43,6 @@ from pantheon.live.registry import PublishedEvent
 from pantheon.observability import metrics
 from pantheon.observability.tracing_turn import trace_interrupted
 
-_EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 _TERMINAL = ("turn_completed", "error")
 _INLINE_EVENTS = 2000  # more than this are parsed in a worker thread
 
@@ -60,7 +58,7 @@ def interrupted_event(turn_id: str) -> ErrorEvent:
 
 def _parse(texts: Sequence[str]) -> list[tuple[TurnEvent, str]]:
     """Each event with its text, without a final event (a commit that failed)."""
-    parsed = [(_EVENT.validate_json(text), text) for text in texts]
+    parsed = [(event_from_json(text), text) for text in texts]
     return [(event, text) for event, text in parsed if event.type not in _TERMINAL]
 
 

@@ -13,6 +13,7 @@ from pantheon.db.engine import Database
 from pantheon.db.models import Turn, TurnEventLog
 from pantheon.db.uow import unit_of_work
 from pantheon.live import event_log
+from pantheon.live.streamed import StoredEvent
 
 
 async def recorded_events(db: Database, turn_id: str) -> list[str] | None:
@@ -23,13 +24,11 @@ async def recorded_events(db: Database, turn_id: str) -> list[str] | None:
     return None if log is None else await event_log.decode_async(log)
 
 
-async def replay_events(
-    db: Database, turn_id: uuid.UUID, after: int
-) -> AsyncIterator[tuple[int, str]]:
+async def replay_events(db: Database, turn_id: uuid.UUID, after: int) -> AsyncIterator[StoredEvent]:
     """A finished turn's events after ``after``, from its event log."""
     texts = await recorded_events(db, str(turn_id)) or []
     for seq, data in enumerate(texts[after:], start=after + 1):
-        yield seq, data
+        yield StoredEvent(seq, data)
 
 
 async def recorded_with_key(

@@ -154,10 +154,9 @@ class LiveTurn:
                 return
             await changed.wait()
 
-    async def stream(self, after: int) -> AsyncIterator[tuple[int, str]]:
-        """``follow`` as (seq, JSON text) pairs: what an SSE response sends."""
-        async for published in self.follow(after):
-            yield published.seq, published.data
+    def stream(self, after: int) -> AsyncIterator[PublishedEvent]:
+        """``follow``: the events as published, typed and with their JSON text."""
+        return self.follow(after)
 
     async def wait_finished(self) -> None:
         await self.finished.wait()

@@ -14,6 +14,7 @@ from pantheon.deps import ServicesDep, UoWDep, UserIdDep
 from pantheon.errors import Unprocessable, not_found
 from pantheon.event_stream import SEP, SSE_HEADERS, Event, EventStream
 from pantheon.limits import limit_turn_rate
+from pantheon.live.streamed import StreamedEvent
 from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep
 from pantheon.sessions.repository import SessionRepository
@@ -53,11 +54,11 @@ def sse_frame(seq: int, data: str) -> bytes:
     return f"id: {seq}{SEP}data: {data}{SEP}{SEP}".encode()
 
 
-def _sse(events: AsyncIterator[tuple[int, str]], keepalive_s: float) -> EventStream:
+def _sse(events: AsyncIterator[StreamedEvent], keepalive_s: float) -> EventStream:
     async def messages() -> AsyncIterator[bytes]:
         with sse_listener("turns"):
-            async for seq, data in events:
-                yield sse_frame(seq, data)
+            async for streamed in events:
+                yield sse_frame(streamed.seq, streamed.data)
 
     return EventStream(messages(), ping=keepalive_s, headers=SSE_HEADERS)
 

@@ -29,6 +29,7 @@ from pantheon.live.meta import TurnMeta
 from pantheon.live.records import replay_events
 from pantheon.live.registry import LiveTurn
 from pantheon.live.runner import TurnJob, execute_turn
+from pantheon.live.streamed import StreamedEvent
 from pantheon.llm.gateway import LLMGateway
 from pantheon.observability.tracing import turn_trace
 from pantheon.sessions.repository import SessionRepository
@@ -259,7 +260,7 @@ class TurnService:
 
     async def events(
         self, owner_id: uuid.UUID, turn_id: str, after: int
-    ) -> AsyncIterator[tuple[int, str]]:
+    ) -> AsyncIterator[StreamedEvent]:
         """The turn's events after ``after``: live when running, else from the event log.
 
         Raises 404 before the first event, so the route can answer with a plain error."""
@@ -281,7 +282,7 @@ class TurnService:
         except ServiceUnavailable as exc:
             return None, exc
 
-    def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[tuple[int, str]]:
+    def _replay(self, turn_id: uuid.UUID, after: int) -> AsyncIterator[StreamedEvent]:
         return replay_events(self.db, turn_id, after)
 
     async def cancel(self, owner_id: uuid.UUID, turn_id: str) -> TurnRead:

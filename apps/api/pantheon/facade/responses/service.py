@@ -29,6 +29,7 @@ from pantheon.facade.responses.request import to_chat
 from pantheon.facade.responses.schemas import ResponseCreate
 from pantheon.facade.service import Completion, FacadeService
 from pantheon.live.records import replay_events
+from pantheon.live.streamed import StreamedEvent
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.service import SessionService
 from pantheon.turns.repository import TurnRepository
@@ -199,7 +200,7 @@ async def _read_so_far(fold: ResponseFold, events: AsyncIterator[dict[str, Any]]
             fold.feed(event)
 
 
-async def _decoded(source: AsyncIterator[tuple[int, str]]) -> AsyncIterator[dict[str, Any]]:
-    async for _seq, data in source:
-        event: dict[str, Any] = json.loads(data)
+async def _decoded(source: AsyncIterator[StreamedEvent]) -> AsyncIterator[dict[str, Any]]:
+    async for streamed in source:
+        event: dict[str, Any] = json.loads(streamed.data)
         yield event

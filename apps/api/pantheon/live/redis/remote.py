@@ -27,6 +27,7 @@ from pantheon.errors import ServiceUnavailable
 from pantheon.live.redis.mirror import DATA_FIELD, END_FIELD, INTERNAL_FIELD, entry_id
 from pantheon.live.redis.store import RedisStore, checked
 from pantheon.live.registry import SHUTTING_DOWN
+from pantheon.live.streamed import StoredEvent, StreamedEvent
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -65,13 +66,13 @@ class RemoteTurn:
             request_hash=meta.get("hash") or None,
         )
 
-    async def stream(self, after: int) -> AsyncIterator[tuple[int, str]]:
+    async def stream(self, after: int) -> AsyncIterator[StreamedEvent]:
         """Events after ``after``, live until the end marker (or the record's copy)."""
         position = after
         try:
             async for seq, data in self._entries(after):
                 position = seq
-                yield seq, data
+                yield StoredEvent(seq, data)
             return
         except _Stopping:
             return
@@ -84,10 +85,10 @@ class RemoteTurn:
         except _Stopping:
             return
         if texts is None:
-            yield position + 1, _lost_event(self.turn_id)
+            yield StoredEvent(position + 1, _lost_event(self.turn_id))
             return
         for seq, data in enumerate(texts[position:], start=position + 1):
-            yield seq, data
+            yield StoredEvent(seq, data)
 
     async def _entries(self, after: int) -> AsyncIterator[tuple[int, str]]:
         """The stream's events after ``after`` in order; ``_Lost`` at a gap."""
@@ -235,10 +236,10 @@ class RecordedTurn:
     request_hash: str | None
     session_id: str
 
-    async def stream(self, after: int) -> AsyncIterator[tuple[int, str]]:
+    async def stream(self, after: int) -> AsyncIterator[StreamedEvent]:
         texts = await self.recorded(self.turn_id) or []
         for seq, data in enumerate(texts[after:], start=after + 1):
-            yield seq, data
+            yield StoredEvent(seq, data)
 
     def cancel(self) -> None:
         """Nothing runs: the turn is over."""

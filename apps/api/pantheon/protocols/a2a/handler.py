@@ -59,8 +59,8 @@ async def _events(caller: Caller, turn_id: str) -> AsyncIterator[dict[str, Any]]
         stream = await caller.services.turns.events(caller.owner_id, turn_id, 0)
     except AppError as exc:
         raise a2a_error(exc) from exc
-    async for _seq, data in stream:
-        event: dict[str, Any] = json.loads(data)
+    async for streamed in stream:
+        event: dict[str, Any] = json.loads(streamed.data)
         yield event
 
 

@@ -128,8 +128,8 @@ async def recorded_task(caller: Caller, turn: Turn, found: Found | None = None) 
     fold = TaskFold(
         found.task_id, str(turn.session_id), requests=found.requests, message_id=found.message_id
     )
-    async for _seq, data in await caller.services.turns.events(caller.owner_id, str(turn.id), 0):
-        fold.feed(json.loads(data))
+    async for streamed in await caller.services.turns.events(caller.owner_id, str(turn.id), 0):
+        fold.feed(json.loads(streamed.data))
     if not fold.transcript.finished:  # recorded without its final event (interrupted)
         fold.transcript.status = turn.status
         fold.transcript.error_code = turn.error_code

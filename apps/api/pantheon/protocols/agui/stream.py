@@ -12,16 +12,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 from ag_ui.core import BaseEvent, RunErrorEvent
-from pydantic import TypeAdapter
 
-from pantheon.engine.events import TurnEvent
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError
+from pantheon.live.streamed import typed
 from pantheon.protocols.agui.fold import RunFold
 from pantheon.protocols.agui.runs import RoomCaller, Run
 from pantheon.protocols.agui.snapshot import snapshot
-
-_EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 
 
 def encoded(event: BaseEvent) -> str:
@@ -47,8 +44,8 @@ async def run_events(caller: RoomCaller, run: Run) -> AsyncIterator[str]:
             text = request.turn.message if request.turn is not None else None
             yield encoded(await snapshot(services.db, request.thread_id, run.turn_id, text))
         events = await services.turns.events(caller.owner_id, run.turn_id, 0)
-        async for _seq, data in events:
-            for out in fold.feed(_EVENT.validate_json(data)):
+        async for event in typed(events):
+            for out in fold.feed(event):
                 yield encoded(out)
             if fold.done:
                 return

@@ -190,8 +190,8 @@ class ToolCall:
         transcript, answer = Transcript(), []
         try:
             events = await self.services.turns.events(self.owner, started.turn_id, 0)
-            async for _seq, data in events:
-                event: dict[str, Any] = json.loads(data)
+            async for streamed in events:
+                event: dict[str, Any] = json.loads(streamed.data)
                 text, said = _narration(transcript, event)
                 answer.append(text)
                 if said:

@@ -13,12 +13,16 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, replace
 
-from pydantic import TypeAdapter
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import ChatSession, Turn, TurnEventLog
-from pantheon.engine.events import LLMCallEvent, ToolCallRecordEvent, TurnEvent
+from pantheon.engine.events import (
+    LLMCallEvent,
+    ToolCallRecordEvent,
+    TurnEvent,
+    event_from_json,
+)
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.engine.tooling import ToolRunner
 from pantheon.errors import Conflict, not_found
@@ -33,7 +37,6 @@ from pantheon.turns.repository import TurnRepository
 from pantheon.turns.schemas import ReplayCreate
 from pantheon.users.access import user_allowlist
 
-_EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 REPLAYABLE = frozenset({"completed", "partial", "failed"})
 
 
@@ -68,7 +71,7 @@ async def _recording(db: AsyncSession, turn: Turn) -> Recording:
     if data is None:
         raise not_exact(turn, "it has no event log")
     public, internal = await event_log.decode_all_async(data)
-    events = [_EVENT.validate_json(text) for text in [*public[:-1], *internal]]
+    events = [event_from_json(text) for text in [*public[:-1], *internal]]
     return Recording(
         public=[e for e in events if not e.internal],
         calls=[e for e in events if isinstance(e, LLMCallEvent)],
