@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import uuid
 from collections.abc import Awaitable, Callable, Coroutine
@@ -29,6 +30,7 @@ from pantheon.live.registry import LiveTurn, LiveTurnRegistry
 
 log = logging.getLogger(__name__)
 CLAIM_ATTEMPTS = 3  # the running turn may leave between our claim and our look at it
+CLAIM_POLL_S = 0.02  # how often a retry looks again at a keyed claim still checking
 # The id and request digest of the session's turn recorded with this Idempotency-Key.
 RecordedWithKey = Callable[[str, str], Awaitable[tuple[str, str | None] | None]]
 
@@ -69,6 +71,10 @@ class RedisLiveBackend:
         return self._local.key_lock(owner_id, session_id, key)
 
     async def find(self, turn_id: str) -> LiveView | None:
+        found = await self._lookup(turn_id)
+        return None if found is _Claim.CHECKING else found
+
+    async def _lookup(self, turn_id: str) -> LiveView | _Claim | None:
         here = self._local.get(turn_id)
         if here is not None:
             return here
@@ -79,7 +85,22 @@ class RedisLiveBackend:
         meta, tail = await checked(pipe.execute())
         if not meta or (tail and END_FIELD in tail[0][1]):
             return None  # unknown here, or over: the database has it
+        if meta.get("state") == _Claim.CHECKING.value:
+            return _Claim.CHECKING
         return RemoteTurn.from_meta(self.store, self._recorded, self._local.stopping, meta)
+
+    async def _find_claimed(self, turn_id: str) -> LiveView | None:
+        """``find``, once a keyed claim has looked at the record: until then it may still
+        be given back (its key's turn is recorded), and a retry that followed it would
+        wait for a turn that never runs. A claimer that died looking lets its lease lapse."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.store.settings.lease_s
+        while (found := await self._lookup(turn_id)) is _Claim.CHECKING:
+            if loop.time() >= deadline:
+                return None
+            log.debug("turn %s: its claim is checking the record; waiting", turn_id)
+            await asyncio.sleep(CLAIM_POLL_S)
+        return found
 
     async def find_with_key(
         self, owner_id: uuid.UUID, session_id: str, key: str
@@ -87,7 +108,7 @@ class RedisLiveBackend:
         holder = await checked(self.store.text(self.store.keys.lease(session_id)))
         if holder is None:
             return None
-        running = await self.find(holder)
+        running = await self._find_claimed(holder)
         if running is None or running.owner_id != owner_id or running.idempotency_key != key:
             return None
         return running
@@ -125,7 +146,7 @@ class RedisLiveBackend:
                     return recorded
                 await self._run_here(live, body)
                 return live
-            running = await self.find(holder)
+            running = await self._find_claimed(holder)
             if running is None:
                 continue  # it ended meanwhile: try again
             if live.idempotency_key is not None and running.idempotency_key == live.idempotency_key:
@@ -140,11 +161,15 @@ class RedisLiveBackend:
     async def _already_recorded(self, live: LiveTurn) -> LiveView | None:
         """With the lease won: the turn this Idempotency-Key already recorded, if one on
         another replica committed after our preflight looked (an owner frees the lease only
-        after its commit, so it is visible now). The lease goes back then."""
+        after its commit, so it is visible now). The lease goes back then; else the claim
+        stops ``checking``, so retries elsewhere follow it."""
         if live.idempotency_key is None:
             return None
         try:
             found = await self._recorded_with_key(live.session_id, live.idempotency_key)
+            if found is None:
+                meta = self.store.keys.meta(live.turn_id)
+                await checked(self.store.redis.hset(meta, "state", _Claim.RUNNING.value))
         except BaseException:
             await self._give_back(live)
             raise
@@ -274,10 +299,19 @@ class RedisLiveBackend:
             await pubsub.aclose()  # type: ignore[no-untyped-call]
 
 
+class _Claim(enum.Enum):
+    """A claim's ``state`` in its meta: a keyed one is ``checking`` the record first."""
+
+    CHECKING = "checking"
+    RUNNING = "running"
+
+
 def _meta(live: LiveTurn) -> list[str]:
     """What another replica needs to follow the turn, or to record it if we die."""
     assert live.meta is not None, "a shared turn carries its meta (live/meta.py)"
+    state = _Claim.RUNNING if live.idempotency_key is None else _Claim.CHECKING
     fields = {
+        "state": state.value,
         "turn_id": live.turn_id,
         "session_id": live.session_id,
         "owner_id": str(live.owner_id),
