@@ -14,7 +14,7 @@ import pytest
 
 from pantheon.db.base import utcnow
 from pantheon.live.meta import TurnMeta
-from pantheon.live.redis.backend import RedisLiveBackend
+from pantheon.live.redis.backend import RecordedWithKey, RedisLiveBackend
 from pantheon.live.redis.remote import RecordedTurn
 from pantheon.live.redis.store import RedisStore
 from pantheon.live.registry import LiveTurn, LiveTurnRegistry
@@ -34,14 +34,9 @@ async def _no_record(_meta: TurnMeta, _texts: Sequence[str]) -> bool:
     raise AssertionError("nothing is swept here")
 
 
-def _backend(store: RedisStore, recorded_with_key: object) -> RedisLiveBackend:
-    return RedisLiveBackend(
-        store,
-        _nothing_recorded,
-        _no_record,
-        recorded_with_key,
-        LiveTurnRegistry(),  # type: ignore[arg-type]
-    )
+def _backend(store: RedisStore, recorded_with_key: RecordedWithKey) -> RedisLiveBackend:
+    registry = LiveTurnRegistry()
+    return RedisLiveBackend(store, _nothing_recorded, _no_record, recorded_with_key, registry)
 
 
 async def test_a_retry_elsewhere_does_not_follow_a_claim_given_back(

@@ -31,6 +31,7 @@ from pantheon.live.registry import LiveTurn, LiveTurnRegistry
 log = logging.getLogger(__name__)
 CLAIM_ATTEMPTS = 3  # the running turn may leave between our claim and our look at it
 CLAIM_POLL_S = 0.02  # how often a retry looks again at a keyed claim still checking
+RUNNING = "running"  # a claim's meta ``state`` once it runs (``_Claim``)
 # The id and request digest of the session's turn recorded with this Idempotency-Key.
 RecordedWithKey = Callable[[str, str], Awaitable[tuple[str, str | None] | None]]
 
@@ -169,7 +170,7 @@ class RedisLiveBackend:
             found = await self._recorded_with_key(live.session_id, live.idempotency_key)
             if found is None:
                 meta = self.store.keys.meta(live.turn_id)
-                await checked(self.store.redis.hset(meta, "state", _Claim.RUNNING.value))
+                await checked(self.store.redis.hset(meta, "state", RUNNING))
         except BaseException:
             await self._give_back(live)
             raise
@@ -300,18 +301,17 @@ class RedisLiveBackend:
 
 
 class _Claim(enum.Enum):
-    """A claim's ``state`` in its meta: a keyed one is ``checking`` the record first."""
+    """What ``_lookup`` finds of a keyed claim still ``checking`` the record (its meta's
+    ``state``; it becomes ``running`` once the claim runs)."""
 
     CHECKING = "checking"
-    RUNNING = "running"
 
 
 def _meta(live: LiveTurn) -> list[str]:
     """What another replica needs to follow the turn, or to record it if we die."""
     assert live.meta is not None, "a shared turn carries its meta (live/meta.py)"
-    state = _Claim.RUNNING if live.idempotency_key is None else _Claim.CHECKING
     fields = {
-        "state": state.value,
+        "state": RUNNING if live.idempotency_key is None else _Claim.CHECKING.value,
         "turn_id": live.turn_id,
         "session_id": live.session_id,
         "owner_id": str(live.owner_id),
