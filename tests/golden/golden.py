@@ -11,7 +11,10 @@ changes from run to run, and nothing else, so key order and spacing must match:
   ``created_at``, ``completed_at``, ``timestamp``: integers; ISO-8601 date-times in any
   string) become ``0`` or ``<time>``;
 * SSE comment lines (``: ping`` keep-alives, sent only when a turn is slow) are dropped
-  with the blank line that ends them.
+  with the blank line that ends them;
+* objects the door itself orders at random get their keys sorted, spacing kept: A2A's
+  ``metadata.pantheon`` is a protobuf ``Struct``, a map whose key order changes with
+  each process's hash seed (``captured(..., unordered="pantheon")``).
 
 Goldens live in tests/golden/data/<door>.json, one entry per case. They are written
 from the code as it is, only with ``PANTHEON_WRITE_GOLDEN=1``, for a deliberate change
@@ -46,8 +49,26 @@ _ISO_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)
 _COMMENT = re.compile(r"^:[^\n]*\n(\r?\n)?", re.MULTILINE)
 
 
-def normalise(text: str) -> list[str]:
-    """``text`` with what varies between runs named or zeroed, as its lines."""
+def _sort_keys(text: str, key: str) -> str:
+    """Every JSON object under ``"<key>":`` in ``text``, its keys sorted, its separators
+    (compact or spaced) as they were."""
+    decoder = json.JSONDecoder()
+    out, at = [], 0
+    for match in re.finditer(rf'"{re.escape(key)}": ?(?={{)', text):
+        if match.start() < at:
+            continue
+        value, end = decoder.raw_decode(text, match.end())
+        raw = text[match.end() : end]
+        separators = (", ", ": ") if '": ' in raw else (",", ":")
+        sorted_ = json.dumps(value, sort_keys=True, separators=separators, ensure_ascii=False)
+        out += [text[at : match.end()], sorted_]
+        at = end
+    return "".join([*out, text[at:]])
+
+
+def normalise(text: str, unordered: str | None = None) -> list[str]:
+    """``text`` with what varies between runs named or zeroed (and the objects under
+    ``"<unordered>":`` sorted by key), as its lines."""
     names: dict[str, str] = {}
 
     def name(prefix: str, match: re.Match[str]) -> str:
@@ -55,6 +76,8 @@ def normalise(text: str) -> list[str]:
         return names.setdefault(key, f"<{prefix}{len(names) + 1}>")
 
     text = _COMMENT.sub("", text)
+    if unordered is not None:
+        text = _sort_keys(text, unordered)
     text = _UUID.sub(lambda m: name("id", m), text)
     text = _CALL_ID.sub(lambda m: name("call", m), text)
     text = _INT_TIME.sub(lambda m: f'"{m.group(1)}":0', text)
@@ -62,10 +85,10 @@ def normalise(text: str) -> list[str]:
     return text.split("\n")
 
 
-def captured(response: httpx.Response) -> list[str]:
+def captured(response: httpx.Response, unordered: str | None = None) -> list[str]:
     """What a client reads of ``response``: status, content type, then the body's lines."""
     head = f"{response.status_code} {response.headers.get('content-type')}"
-    return normalise(head + "\n" + response.text)
+    return normalise(head + "\n" + response.text, unordered)
 
 
 def check(door: str, case: str, seen: list[str]) -> None:
