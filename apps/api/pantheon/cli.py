@@ -12,7 +12,6 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
-from pantheon.auth import is_loopback_host
 from pantheon.budgets.commands import add_commands as add_budget_commands
 from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
@@ -24,6 +23,7 @@ from pantheon.observability.logs import configure_logging
 from pantheon.observability.port import metrics_port
 from pantheon.server import TurnAwareServer, run_event_loop, server_config
 from pantheon.settings import Settings
+from pantheon.users.auth import is_loopback_host
 from pantheon.users.commands import add_commands, run_command
 from pantheon.workers import refuse_workers, serve_workers
 

@@ -18,13 +18,13 @@ from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.applications import Starlette
 
-from pantheon.auth import Principal, authenticate, bearer_scheme
 from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import Forbidden
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import Settings
+from pantheon.users.auth import Principal, authenticate, bearer_scheme
 
 if TYPE_CHECKING:  # their modules import this one (routes, limits) or are heavy
     from pantheon.evals.runner import EvalRunner

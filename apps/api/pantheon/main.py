@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from pantheon.api import mount_routers
-from pantheon.auth import Principal, ensure_local_user
 from pantheon.body_limits import BodySizeLimit, upload_limits
 from pantheon.db.engine import Database
 from pantheon.deps import Services
@@ -32,6 +31,7 @@ from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.service import TurnService
+from pantheon.users.auth import Principal, ensure_local_user
 from pantheon.web import mount_web
 
 log = logging.getLogger("pantheon")

@@ -21,7 +21,6 @@ from typing import Any
 from mcp_types import CallToolResult, InputRequiredResult, InputResponses, TextContent
 from pydantic import ValidationError
 
-from pantheon.auth import Principal
 from pantheon.db.models import ChatSession
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services
@@ -44,6 +43,7 @@ from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by
 from pantheon.turns.schemas import TurnCreate, TurnDetail
 from pantheon.turns.service import StartedTurn
+from pantheon.users.auth import Principal
 
 Progress = Callable[[str], Awaitable[None]]
 Outcome = CallToolResult | InputRequiredResult
