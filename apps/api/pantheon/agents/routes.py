@@ -9,10 +9,9 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Response, status
 from pantheon.agents.repository import AgentRepository
 from pantheon.agents.schemas import AgentCreate, AgentRead, AgentUpdate
 from pantheon.agents.service import AgentService
-from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, UoWDep, UserIdDep
+from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, ToolBoxDep, UoWDep, UserIdDep
 from pantheon.knowledge.place_deleted import stop_ingest_of_place
 from pantheon.schemas import Page, PageDep, page_of
-from pantheon.tools.deps import ToolBoxDep
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 

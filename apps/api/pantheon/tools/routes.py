@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from pantheon.deps import ToolBoxDep
 from pantheon.schemas import Page, PageDep
-from pantheon.tools.deps import ToolBoxDep
 from pantheon.tools.schemas import ToolRead
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])

@@ -23,12 +23,11 @@ from pydantic import ValidationError
 
 from pantheon.db.models import ChatSession
 from pantheon.db.uow import unit_of_work
-from pantheon.deps import Services
+from pantheon.deps import Services, limit_turn_rate
 from pantheon.errors import AppError, NotFound, Unprocessable
 from pantheon.facade.repository import FacadeRepository
 from pantheon.facade.service import outcome_error
 from pantheon.facade.transcript import FINAL_TYPES, Transcript
-from pantheon.limits import limit_turn_rate
 from pantheon.protocols.mcp_server.approvals import approval_request, decisions
 from pantheon.protocols.mcp_server.catalogue import (
     AgentArguments,
