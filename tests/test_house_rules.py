@@ -13,7 +13,7 @@ ENGINE = PACKAGE / "engine"
 # The engine is pure: plain data, a gateway and a tool runner in, events out.
 ENGINE_MUST_NOT_IMPORT = (
     "pantheon.db", "pantheon.turns", "pantheon.users", "pantheon.rooms", "pantheon.agents",
-    "pantheon.sessions", "pantheon.knowledge", "pantheon.facade", "pantheon.tools",
+    "pantheon.sessions", "pantheon.knowledge", "pantheon.protocols.openai", "pantheon.tools",
     "sqlalchemy", "fastapi", "starlette",
 )  # fmt: skip
 MAX_LINES = 400
@@ -101,7 +101,7 @@ def test_only_the_lifespan_and_deps_touch_app_state() -> None:
 def test_the_http_edge_imports_no_protocol() -> None:
     offenders = {
         name: sorted(
-            m for m in _imported_modules(PACKAGE / name) if m.startswith("pantheon.facade")
+            m for m in _imported_modules(PACKAGE / name) if m.startswith("pantheon.protocols")
         )
         for name in EDGE_MODULES
     }

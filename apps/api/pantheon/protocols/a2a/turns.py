@@ -19,8 +19,8 @@ from pantheon.db.uow import unit_of_work
 from pantheon.deps import limit_turn_rate
 from pantheon.engine.snapshot import ClientContext
 from pantheon.errors import AppError, NotFound, Unprocessable
-from pantheon.facade.repository import FacadeRepository
 from pantheon.protocols.a2a.tasks import Caller
+from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by
