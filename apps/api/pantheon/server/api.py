@@ -35,13 +35,13 @@ from pantheon.evals.routes import router as evals_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
-from pantheon.observability.routes import router as metrics_router
 from pantheon.protocols.a2a.routes import mount_a2a
 from pantheon.protocols.agui.routes import router as agui_router
 from pantheon.protocols.openai.errors import FACADE_PREFIX, openai_shape
 from pantheon.protocols.openai.responses.routes import router as responses_router
 from pantheon.protocols.openai.routes import router as openai_router
 from pantheon.rooms.routes import router as rooms_router
+from pantheon.server.metrics_routes import router as metrics_router
 from pantheon.sessions.routes import router as sessions_router
 from pantheon.tools.routes import router as tools_router
 from pantheon.turns.routes import router as turns_router
