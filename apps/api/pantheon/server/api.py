@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, Field
 
 from pantheon.agents.routes import router as agents_router
+from pantheon.agents.tool_routes import router as tools_router
 from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import (
@@ -43,7 +44,6 @@ from pantheon.protocols.openai.routes import router as openai_router
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.server.metrics_routes import router as metrics_router
 from pantheon.sessions.routes import router as sessions_router
-from pantheon.tools.routes import router as tools_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
