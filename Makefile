@@ -50,9 +50,11 @@ migrate: $(VENV)/.dev-installed
 # pytest runs last: its closing lines are the verdict CI reads.
 test: lint typecheck lint-web test-web pytest
 
+# lint-imports: the floors contract in pyproject.toml (docs/adr/0036).
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, LLMSettings, Settings
 from tests.llm.mock_openai import MockOpenAI
 from tests.postgres import postgres_database

@@ -11,7 +11,7 @@ import httpx
 
 from pantheon.engine.speakers import user_safe_message
 from pantheon.error_codes import ErrorCode, event_sentence
-from pantheon.web import WEB_DIR
+from pantheon.server.web import WEB_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "apps" / "api" / "pantheon"

@@ -7,7 +7,7 @@ import gc
 
 from asgi_lifespan import LifespanManager
 
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 
 

@@ -29,7 +29,7 @@ from pantheon.llm.types import (
     ToolCall,
     ToolDefinition,
 )
-from pantheon.localmodel import (
+from pantheon.server.localmodel import (
     CHAT_FORMAT,
     MAX_TOKENS,
     MODEL_ID,
@@ -92,7 +92,7 @@ def test_find_gguf_explains_missing_package(monkeypatch: pytest.MonkeyPatch, mis
 def test_server_command_queues_instead_of_interrupting() -> None:
     cmd = server_command(Path("/m.gguf"), host="127.0.0.1", port=9, n_ctx=2048)
     # The launcher registers the chat format, then runs llama_cpp.server (localmodel_chat).
-    assert cmd[1:3] == ["-m", "pantheon.localmodel_chat"]
+    assert cmd[1:3] == ["-m", "pantheon.server.localmodel_chat"]
     assert cmd[cmd.index("--interrupt_requests") + 1] == "false"
     assert cmd[cmd.index("--model_alias") + 1] == MODEL_ID
     assert cmd[cmd.index("--n_ctx") + 1] == "2048"

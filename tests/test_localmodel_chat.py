@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pantheon.localmodel_chat import needs_message, prepared_messages
+from pantheon.server.localmodel_chat import needs_message, prepared_messages
 
 requires_llama_cpp = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None,
@@ -104,7 +104,7 @@ class FakeLlama:
 
 
 def _handle(llama: FakeLlama, messages: list[dict[str, Any]], **kwargs: Any) -> Any:
-    from pantheon.localmodel_chat import chat_handler
+    from pantheon.server.localmodel_chat import chat_handler
 
     return chat_handler(llama=llama, messages=messages, stream=False, **kwargs)
 

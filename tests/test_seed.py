@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from pantheon.seed import DEMO_AGENTS
+from pantheon.server.seed import DEMO_AGENTS
 from pantheon.settings import Settings
 
 

@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from pantheon.connections import HeaderDeadlineProtocol
-from pantheon.main import create_app
-from pantheon.server import server_config
+from pantheon.server.connections import HeaderDeadlineProtocol
+from pantheon.server.main import create_app
+from pantheon.server.serving import server_config
 from pantheon.settings import ServerSettings, Settings
 from tests.llm.mock_openai import MockOpenAI
 from tests.turns_api.process import start_server, stop

@@ -6,7 +6,7 @@ import asyncio
 
 import uvloop
 
-from pantheon.server import run_event_loop
+from pantheon.server.serving import run_event_loop
 
 
 async def _loop_type() -> type:

@@ -9,9 +9,9 @@ from pathlib import Path
 import httpx
 from fastapi import FastAPI
 
-from pantheon.api import ModeConstraints, ModeRead
 from pantheon.engine.modes.specs import MODES
-from pantheon.web import PUBLIC_ENTRIES, WEB_DIR, mount_web
+from pantheon.server.api import ModeConstraints, ModeRead
+from pantheon.server.web import PUBLIC_ENTRIES, WEB_DIR, mount_web
 
 IMPORT = re.compile(r'\bfrom\s+"(\.{1,2}/[^"]+)"')
 ASSET = re.compile(r'\b(?:src|href)="([^"#:]+)"')

@@ -12,7 +12,7 @@ import re
 
 import httpx
 
-from pantheon.web import WEB_DIR
+from pantheon.server.web import WEB_DIR
 from tests.test_web import _served_urls
 
 IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>')

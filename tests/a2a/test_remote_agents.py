@@ -22,7 +22,7 @@ from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.a2a.conftest import a2a_for, collect, http_for, message
 from tests.factories import add_to_room, create_agent, create_room

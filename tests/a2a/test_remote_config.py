@@ -10,10 +10,10 @@ import pytest
 
 from pantheon.config_file import read_config_file
 from pantheon.llm.errors import BadRequest, Unavailable
+from pantheon.llm.providers.a2a_remote import A2AAgentProvider
+from pantheon.llm.providers.a2a_remote_config import RemoteAgent, load_a2a_agents
 from pantheon.llm.registry import ModelRegistry
 from pantheon.llm.types import ChatMessage, LLMRequest
-from pantheon.protocols.a2a.remote import A2AAgentProvider
-from pantheon.protocols.a2a.remote_config import RemoteAgent, load_a2a_agents
 from pantheon.settings import Settings
 
 

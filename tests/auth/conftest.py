@@ -20,7 +20,7 @@ from pantheon.db.engine import Database
 from pantheon.db.migrations import upgrade
 from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from pantheon.users.repository import UserRepository
 from pantheon.users.service import UserService

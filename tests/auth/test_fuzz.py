@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 from pantheon.db.engine import Database
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import LimitSettings, Settings
 from tests.auth.conftest import make_user
 from tests.auth.non_finite import with_non_finite

@@ -22,8 +22,8 @@ import uvicorn
 from pantheon.db.engine import Database
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
-from pantheon.server import TurnAwareServer
+from pantheon.server.main import create_app
+from pantheon.server.serving import TurnAwareServer
 from pantheon.settings import LimitSettings, Settings
 from tests.auth.conftest import make_user
 

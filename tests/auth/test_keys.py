@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from pantheon.auth import is_loopback_host
-from pantheon.cli import main, refuse_unsafe_bind
 from pantheon.db.models import ApiKey
 from pantheon.db.uow import unit_of_work
+from pantheon.server.cli import main, refuse_unsafe_bind
 from pantheon.settings import Settings
+from pantheon.users.auth import is_loopback_host
 from pantheon.users.keys import hash_key, prefix_of
 from tests.auth.conftest import Clients, client_for
 

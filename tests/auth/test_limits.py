@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from pantheon.limits import RateLimiter
+from pantheon.live.rate_limit import RateLimiter
 from pantheon.settings import LimitSettings, TurnSettings
 from tests.auth.conftest import MakeClients
 from tests.factories import create_agent, create_room, create_session

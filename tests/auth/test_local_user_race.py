@@ -9,10 +9,10 @@ import asyncio
 import pytest
 from sqlalchemy import delete
 
-from pantheon.auth import LOCAL_USER_NAME, ensure_local_user
 from pantheon.db.engine import Database
 from pantheon.db.models import User
 from pantheon.db.uow import unit_of_work
+from pantheon.users.auth import LOCAL_USER_NAME, ensure_local_user
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)

@@ -27,7 +27,7 @@ from pantheon.db.migrations import upgrade
 from pantheon.db.models import Message, Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_room, create_session
 

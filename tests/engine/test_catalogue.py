@@ -16,8 +16,8 @@ from pantheon.engine.events import (
     type_name,
 )
 from pantheon.engine.fold import HANDLED, IGNORED
-from pantheon.facade.transcript import HANDLERS
 from pantheon.protocols.agui.fold import HANDLERS as AGUI_HANDLERS
+from pantheon.protocols.openai.transcript import HANDLERS
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "apps" / "web" / "js" / "chat"

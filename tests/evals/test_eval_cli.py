@@ -12,9 +12,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from pantheon.cli import main
 from pantheon.evals.cli import add_commands, run_eval
 from pantheon.llm.providers.scripted import ScriptedProvider
+from pantheon.server.cli import main
 from tests.evals.conftest import EXAMPLE
 
 

@@ -23,7 +23,7 @@ from pantheon.db.uow import unit_of_work
 from pantheon.deps import services_of
 from pantheon.evals.liveness import stale_reason
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import EvalSettings, Settings
 from tests.evals.conftest import demo_room, example_dataset, finished, start_run
 

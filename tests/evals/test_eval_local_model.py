@@ -29,7 +29,7 @@ RUN_DEADLINE_S = 3000  # a slow, shared CPU; the point is that it ends with ever
 
 
 async def test_the_example_dataset_on_smollm2(tmp_path: Path) -> None:
-    from pantheon.localmodel import LocalModelServer
+    from pantheon.server.localmodel import LocalModelServer
 
     async with LocalModelServer(port=0, n_ctx=4096) as model:
         models = tmp_path / "models.toml"

@@ -234,7 +234,7 @@ async def test_a_response_whose_request_fields_could_not_be_kept_still_runs(
     def broken(*_args: object, **_kwargs: object) -> NoReturn:
         raise OperationalError("INSERT", {}, Exception("disk I/O error"))
 
-    monkeypatch.setattr("pantheon.facade.responses.records.unit_of_work", broken)
+    monkeypatch.setattr("pantheon.protocols.openai.responses.records.unit_of_work", broken)
     response = await oai.responses.create(model="agent-solo", input="hi", metadata={"k": "v"})
     assert response.status == "completed"
     assert response.metadata == {"k": "v"}

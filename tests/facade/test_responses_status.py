@@ -20,7 +20,7 @@ from tests.factories import create_agent
 @pytest.fixture
 def slow_reads(monkeypatch: pytest.MonkeyPatch) -> None:
     """No read of the next event is ever faster than the snapshot's pause."""
-    monkeypatch.setattr("pantheon.facade.responses.service.CAUGHT_UP_S", 0.0)
+    monkeypatch.setattr("pantheon.protocols.openai.responses.service.CAUGHT_UP_S", 0.0)
 
 
 @pytest.mark.usefixtures("slow_reads")

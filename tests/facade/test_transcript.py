@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pantheon.facade.service import outcome_error
-from pantheon.facade.transcript import Transcript
+from pantheon.protocols.openai.service import outcome_error
+from pantheon.protocols.openai.transcript import Transcript
 
 
 def _feed(events: list[dict[str, Any]]) -> tuple[Transcript, str, str]:

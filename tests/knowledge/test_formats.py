@@ -9,7 +9,7 @@ import httpx
 import pytest
 from asgi_lifespan import LifespanManager
 
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_room
 from tests.knowledge.files import docx_bytes, pdf_bytes

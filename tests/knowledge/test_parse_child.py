@@ -21,7 +21,7 @@ from pantheon.knowledge import parse_child
 from pantheon.knowledge.formats import Format
 from pantheon.knowledge.parsing import ParseLimits, parse_document
 from pantheon.knowledge.sections import ParseError
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_room
 from tests.knowledge.files import docx_bytes

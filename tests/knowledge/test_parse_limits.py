@@ -11,7 +11,7 @@ from asgi_lifespan import LifespanManager
 
 from pantheon.knowledge.parse_text import parse_markdown
 from pantheon.knowledge.sections import MAX_HEADING_CHARS
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_room
 from tests.knowledge.files import docx_bytes

@@ -18,7 +18,6 @@ from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from pantheon.cli import main
 from pantheon.db.migrations import downgrade, upgrade
 from pantheon.db.models import Chunk
 from pantheon.db.uow import unit_of_work
@@ -27,7 +26,8 @@ from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.vectors import to_blob
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.cli import main
+from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, Settings
 from tests.factories import create_room
 from tests.knowledge.helpers import ingested, search

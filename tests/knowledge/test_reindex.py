@@ -10,10 +10,10 @@ import pytest
 from asgi_lifespan import LifespanManager
 from sqlalchemy import select
 
-from pantheon.cli import main
 from pantheon.db.models import Chunk
 from pantheon.db.uow import unit_of_work
-from pantheon.main import create_app
+from pantheon.server.cli import main
+from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, Settings
 from tests.factories import create_room
 from tests.knowledge.helpers import ingested

@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 import httpx
 from asgi_lifespan import LifespanManager
 
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_room
 from tests.knowledge.helpers import settled, upload

@@ -12,7 +12,7 @@ from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.redis_server import redis_server
 

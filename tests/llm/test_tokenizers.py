@@ -19,7 +19,7 @@ from pantheon.llm.tokenizers import (
 )
 from pantheon.llm.tokens import estimate_tokens
 from pantheon.llm.types import ChatMessage
-from pantheon.localmodel_setup import local_models_toml
+from pantheon.server.localmodel_setup import local_models_toml
 
 
 def smollm2_gguf() -> Path:

@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pantheon.cli import main
+from pantheon.server.cli import main
 from tests.llm.mock_openai import MockOpenAI
 from tests.observability.scrape import parse, total
 from tests.observability.server import admin_key, keys_env, serve

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from pantheon.live.observers.tracing_turn import traced
 from pantheon.observability.trace_context import (
     new_turn_trace,
     outgoing_headers,
     parse_traceparent,
 )
 from pantheon.observability.tracing import trace_config
-from pantheon.observability.tracing_turn import traced
 
 TRACE, SPAN = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
 

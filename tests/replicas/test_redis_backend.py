@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 from pantheon.live.redis.backend import RedisLiveBackend
 from pantheon.live.registry import LiveTurn
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_room, create_session
 from tests.redis_server import RedisServer

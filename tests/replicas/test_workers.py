@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pantheon.cli import main
+from pantheon.server.cli import main
 from tests.factories import create_room, create_session
 from tests.llm.mock_openai import MockOpenAI, Reply
 from tests.redis_server import RedisServer

@@ -10,7 +10,7 @@ import socket
 import time
 from multiprocessing.synchronize import Event
 
-from pantheon.workers import Supervisor
+from pantheon.server.workers import Supervisor
 
 
 def _deaf_worker(deaf: Event) -> None:

@@ -12,8 +12,8 @@ import anyio
 import pytest
 
 from pantheon.engine.tooling import ToolScope
+from pantheon.live.observers.tracing_turn import traced
 from pantheon.observability.trace_context import new_turn_trace
-from pantheon.observability.tracing_turn import traced
 from pantheon.tools.toolbox import ToolBox
 from tests.tools.conftest import FAST, STDIO_COMMAND, toolbox_for, wait_until_available
 

@@ -10,7 +10,7 @@ import pytest
 from asgi_lifespan import LifespanManager
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.factories import create_agent
 from tests.tools.conftest import FAST, STDIO_COMMAND, write_config

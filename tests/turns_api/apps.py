@@ -10,7 +10,7 @@ from asgi_lifespan import LifespanManager
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 
 

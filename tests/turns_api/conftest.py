@@ -21,8 +21,8 @@ from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
-from pantheon.server import TurnAwareServer
+from pantheon.server.main import create_app
+from pantheon.server.serving import TurnAwareServer
 from pantheon.settings import Settings
 from tests.factories import create_room, create_session
 

@@ -16,7 +16,7 @@ from pantheon.db.migrations import upgrade
 from pantheon.live import runner as runner_module
 from pantheon.live.recorder import FinishedTurn, record_turn
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.engine.toolbox import TestTools, calculator, use_tools
 from tests.sse_client import stream_turn

@@ -11,7 +11,7 @@ from asgi_lifespan import LifespanManager
 from pantheon.db.migrations import upgrade
 from pantheon.live.registry import LiveTurnRegistry
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings, TurnSettings
 from tests.factories import create_room, create_session
 from tests.sse import SSE_HEADERS as SSE

@@ -98,7 +98,7 @@ def _check(mode: str, events: list[Event], turn: dict[str, Any]) -> str:
 
 
 async def test_the_demo_analyst_calculates_in_every_mode(tmp_path: Path) -> None:
-    from pantheon.localmodel import LocalModelServer
+    from pantheon.server.localmodel import LocalModelServer
 
     async with LocalModelServer(port=0, n_ctx=4096) as model:
         models = tmp_path / "models.toml"

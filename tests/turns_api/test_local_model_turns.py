@@ -49,7 +49,7 @@ async def _turn(client: Any, session_id: str, body: dict[str, str]) -> list[Even
 
 
 async def test_every_mode_on_smollm2(tmp_path: Path) -> None:
-    from pantheon.localmodel import LocalModelServer
+    from pantheon.server.localmodel import LocalModelServer
 
     async with LocalModelServer(port=0, n_ctx=4096) as model:
         models = tmp_path / "models.toml"

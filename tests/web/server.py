@@ -21,7 +21,7 @@ import uvicorn
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import (
     KnowledgeSettings,
     LLMSettings,

@@ -2,6 +2,6 @@
 
 import sys
 
-from pantheon.cli import main
+from pantheon.server.cli import main
 
 sys.exit(main())

@@ -3,7 +3,7 @@
 Its sections belong to four readers, each taking its own from here: ``[models.*]``
 (``llm/registry.py``), ``[mcp_servers.*]`` (``tools/mcp/config.py``), ``[embedders.*]``
 (``knowledge/embedders/config.py``) and ``[a2a_agents.*]``
-(``protocols/a2a/remote_config.py``). Every error is a ``ValueError`` naming the file and
+(``llm/providers/a2a_remote_config.py``). Every error is a ``ValueError`` naming the file and
 the problem, raised at startup. A parse is kept per version of the file (path, size,
 modification time): the readers at startup share one parse, an edited file is read again.
 """

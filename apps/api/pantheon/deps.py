@@ -8,6 +8,7 @@ by type, through ``ServicesDep`` or one of the narrower aliases below.
 
 from __future__ import annotations
 
+import math
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -18,21 +19,21 @@ from fastapi.security import HTTPAuthorizationCredentials
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.applications import Starlette
 
-from pantheon.auth import Principal, authenticate, bearer_scheme
 from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
-from pantheon.errors import Forbidden
+from pantheon.errors import Forbidden, TooManyRequests
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import Settings
+from pantheon.tools.toolbox import ToolBox
+from pantheon.users.auth import Principal, authenticate, bearer_scheme
 
-if TYPE_CHECKING:  # their modules import this one (routes, limits) or are heavy
+if TYPE_CHECKING:  # their modules import this one (routes) or are heavy
     from pantheon.evals.runner import EvalRunner
     from pantheon.knowledge.lifecycle import Knowledge
-    from pantheon.limits import TurnRateLimiter
     from pantheon.live.backend import LiveBackend
+    from pantheon.live.rate_limit import TurnRateLimiter
     from pantheon.live.registry import LiveTurnRegistry
-    from pantheon.tools.toolbox import ToolBox
     from pantheon.turns.service import TurnService
 
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -89,6 +90,10 @@ def _registry(services: ServicesDep) -> ModelRegistry:
     return services.gateway.registry
 
 
+def _toolbox(services: ServicesDep) -> ToolBox:
+    return services.tools
+
+
 async def _unit_of_work(request: Request, services: ServicesDep) -> AsyncIterator[AsyncSession]:
     # scope="function": the commit happens after the handler returns and before the
     # response is sent, so a client never sees a success that was not committed.
@@ -124,7 +129,22 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 DatabaseDep = Annotated[Database, Depends(_database)]
 GatewayDep = Annotated[LLMGateway, Depends(_gateway)]
 RegistryDep = Annotated[ModelRegistry, Depends(_registry)]
+ToolBoxDep = Annotated[ToolBox, Depends(_toolbox)]
 UoWDep = Annotated[AsyncSession, Depends(_unit_of_work, scope="function")]
 UserIdDep = Annotated[uuid.UUID, Depends(_current_user_id)]
 PrincipalDep = Annotated[Principal, Depends(current_principal)]
 AdminDep = Annotated[Principal, Depends(_admin)]
+
+
+async def limit_turn_rate(principal: PrincipalDep, services: ServicesDep) -> None:
+    """429 with ``Retry-After`` when this key started too many turns in the last minute."""
+    per_minute = services.settings.limits.turns_per_minute
+    wait = await services.rate_limiter.allow(f"turns:{principal.limit_key}", per_minute)
+    if wait is not None:
+        retry_after = max(1, math.ceil(wait))
+        raise TooManyRequests(
+            f"turn rate limit reached: {per_minute} turns per minute per API key "
+            f"(PANTHEON_LIMITS__TURNS_PER_MINUTE); retry in {retry_after} s",
+            headers={"Retry-After": str(retry_after)},
+            limit=per_minute,
+        )

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from aiohttp import web
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
+from pantheon.live.observers.tracing_turn import attach, traced
 from pantheon.live.registry import TurnObserver
 from pantheon.observability.http import header
 from pantheon.observability.trace_context import incoming_traceparent
 from pantheon.observability.tracing import turn_trace
-from pantheon.observability.tracing_turn import attach, traced
 from pantheon_bench import scenario
 from pantheon_bench.b4_throughput import sustained_turns
 from pantheon_bench.client import Api, session

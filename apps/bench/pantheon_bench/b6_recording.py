@@ -27,7 +27,7 @@ from pantheon.db.migrations import upgrade
 from pantheon.db.uow import unit_of_work
 from pantheon.live import runner
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from pantheon_bench import scenario
 from pantheon_bench.harness import Context

@@ -20,7 +20,7 @@ from typing import Any
 
 import aiohttp
 
-from pantheon.server import run_event_loop
+from pantheon.server.serving import run_event_loop
 from pantheon_bench.mock_upstream import Receive, Scope, Send, _body, _lifespan
 from pantheon_bench.uvicorn_child import serve_app
 

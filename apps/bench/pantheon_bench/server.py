@@ -21,8 +21,8 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
-from pantheon.main import create_app
-from pantheon.server import run_event_loop
+from pantheon.server.main import create_app
+from pantheon.server.serving import run_event_loop
 from pantheon.settings import Settings
 from pantheon_bench.uvicorn_child import serve_app
 

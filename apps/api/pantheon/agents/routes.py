@@ -9,10 +9,8 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Response, status
 from pantheon.agents.repository import AgentRepository
 from pantheon.agents.schemas import AgentCreate, AgentRead, AgentUpdate
 from pantheon.agents.service import AgentService
-from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, UoWDep, UserIdDep
-from pantheon.knowledge.place_deleted import stop_ingest_of_place
+from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, ToolBoxDep, UoWDep, UserIdDep
 from pantheon.schemas import Page, PageDep, page_of
-from pantheon.tools.deps import ToolBoxDep
 
 router = APIRouter(prefix="/v1/agents", tags=["agents"])
 
@@ -61,6 +59,5 @@ async def delete_agent(
     """Delete an agent: it leaves every roster, no longer runs, and its pending documents
     are no longer ingested (they end failed)."""
     deleted = await service.delete(user, agent_id)
-    ingest = services.knowledge.ingest
-    await stop_ingest_of_place(service.repo.session, tasks, ingest, "agent", deleted)
+    await services.knowledge.place_deleted(service.repo.session, tasks, "agent", deleted)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

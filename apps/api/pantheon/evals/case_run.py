@@ -24,7 +24,7 @@ from pantheon.engine.snapshot import ClientContext, HistoryEntry
 from pantheon.evals.cases import Case
 from pantheon.evals.checks import Outcome, ToolUse
 from pantheon.evals.schemas import TargetRead
-from pantheon.facade.transcript import Transcript
+from pantheon.protocols.openai.transcript import Transcript
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService

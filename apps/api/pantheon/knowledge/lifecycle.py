@@ -9,15 +9,20 @@ left pending, and returns them as one ``Knowledge`` (the app keeps it in its ser
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import dataclass
 
 import httpx
+from fastapi import BackgroundTasks
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.engine import Database
 from pantheon.knowledge.embedders.base import Embedder
 from pantheon.knowledge.embedders.config import build_embedder
 from pantheon.knowledge.ingest import IngestWorker
 from pantheon.knowledge.pgvector import Detection, PgVector, detect
+from pantheon.knowledge.place_deleted import stop_ingest_of_place
+from pantheon.knowledge.service import PlaceKind
 from pantheon.knowledge.storage import DocumentStore
 from pantheon.knowledge.vector_cache import VectorCache
 from pantheon.settings import Settings
@@ -38,6 +43,13 @@ class Knowledge:
     def pgvector(self) -> PgVector | None:
         """The HNSW index, when PostgreSQL has pgvector; exact search in numpy otherwise."""
         return self.detection.index
+
+    async def place_deleted(
+        self, session: AsyncSession, tasks: BackgroundTasks, kind: PlaceKind, ident: uuid.UUID
+    ) -> None:
+        """A deleted room or agent takes its waiting ingest with it (``place_deleted.py``);
+        the rooms and agents routes reach it through the services, not by import."""
+        await stop_ingest_of_place(session, tasks, self.ingest, kind, ident)
 
 
 async def start_knowledge(settings: Settings, db: Database, http: httpx.AsyncClient) -> Knowledge:

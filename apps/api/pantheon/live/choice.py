@@ -7,8 +7,8 @@ import functools
 from dataclasses import dataclass
 
 from pantheon.db.engine import Database
-from pantheon.limits import RateLimiter, TurnRateLimiter
 from pantheon.live.backend import LiveBackend
+from pantheon.live.rate_limit import RateLimiter, TurnRateLimiter
 from pantheon.live.records import recorded_events, recorded_with_key
 from pantheon.live.registry import Journal, LiveTurnRegistry
 from pantheon.settings import Settings

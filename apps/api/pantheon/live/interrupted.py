@@ -38,10 +38,10 @@ from pantheon.engine.fold import INTERRUPTED, rebuild_record
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.error_codes import ErrorCode
 from pantheon.live.meta import TurnMeta
+from pantheon.live.observers.tracing_turn import trace_interrupted
 from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import PublishedEvent
 from pantheon.observability import metrics
-from pantheon.observability.tracing_turn import trace_interrupted
 
 _TERMINAL = ("turn_completed", "error")
 _INLINE_EVENTS = 2000  # more than this are parsed in a worker thread

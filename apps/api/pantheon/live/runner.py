@@ -25,13 +25,13 @@ from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
 from pantheon.live.meta import continued_turn
+from pantheon.live.observers.tracing_turn import attach, traced
+from pantheon.live.observers.turn_metrics import OfferedTools, TurnMetrics
 from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
 from pantheon.live.registry import LiveTurn
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
 from pantheon.observability.logs import turn_context
-from pantheon.observability.tracing_turn import attach, traced
-from pantheon.observability.turn_metrics import OfferedTools, TurnMetrics
 
 log = logging.getLogger(__name__)
 

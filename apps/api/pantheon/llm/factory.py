@@ -13,13 +13,13 @@ import httpx
 
 from pantheon.config_file import read_config_file
 from pantheon.llm.gateway import LLMGateway
+from pantheon.llm.providers.a2a_remote import A2AAgentProvider
+from pantheon.llm.providers.a2a_remote_config import load_a2a_agents
 from pantheon.llm.providers.base import Provider
 from pantheon.llm.providers.openai_compat import OpenAICompatProvider
 from pantheon.llm.providers.openai_responses import OpenAIResponsesProvider
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.llm.registry import ModelRegistry
-from pantheon.protocols.a2a.remote import A2AAgentProvider
-from pantheon.protocols.a2a.remote_config import load_a2a_agents
 from pantheon.settings import Settings
 
 

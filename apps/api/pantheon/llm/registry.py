@@ -23,6 +23,7 @@ from typing import Any
 
 from pantheon.config_file import ConfigFile, read_config_file
 from pantheon.llm.errors import UnknownModel
+from pantheon.llm.providers.a2a_remote_config import load_a2a_agents
 from pantheon.llm.tokenizers import check_spec
 from pantheon.llm.types import (
     OPENAI_APIS,
@@ -31,7 +32,6 @@ from pantheon.llm.types import (
     OpenAIApi,
     StructuredOutput,
 )
-from pantheon.protocols.a2a.remote_config import load_a2a_agents
 from pantheon.settings import Settings
 
 SCRIPTED_ALIAS = ModelAlias(name="scripted", provider="scripted", model="scripted")
@@ -60,7 +60,7 @@ class ModelRegistry:
         aliases = {SCRIPTED_ALIAS.name: SCRIPTED_ALIAS}
         config = read_config_file(settings.resolved_config_file)
         aliases.update({a.name: a for a in load_models(config)})
-        for agent in load_a2a_agents(config):  # remote A2A agents (protocols/a2a/remote.py)
+        for agent in load_a2a_agents(config):  # remote A2A agents (llm/providers/a2a_remote.py)
             if agent.name in aliases:
                 raise config.error(f"a2a_agents.{agent.name}: a model alias has that name")
             aliases[agent.name] = agent.alias

@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pantheon.observability.spans import SpanData
 from pantheon.observability.trace_context import TurnTrace, incoming_traceparent, new_turn_trace
-from pantheon.observability.tracing_fold import SpanData
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.resources import Resource

@@ -11,7 +11,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from opentelemetry.sdk.util.instrumentation import InstrumentationScope
 from opentelemetry.trace import SpanContext, SpanKind, Status, StatusCode, TraceFlags
 
-from pantheon.observability.tracing_fold import SpanData
+from pantheon.observability.spans import SpanData
 
 _SCOPE = InstrumentationScope("pantheon")
 _SAMPLED = TraceFlags(TraceFlags.SAMPLED)

@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, BackgroundTasks, Depends, Response, status
 
 from pantheon.deps import RegistryDep, ServicesDep, SettingsDep, UoWDep, UserIdDep
-from pantheon.knowledge.place_deleted import stop_ingest_of_place
 from pantheon.rooms.repository import RoomRepository
 from pantheon.rooms.schemas import RoomCreate, RoomRead, RoomUpdate, RosterAdd
 from pantheon.rooms.service import RoomService
@@ -59,8 +58,7 @@ async def delete_room(
     """Delete a room; its sessions answer 404 from now on and its pending documents
     are no longer ingested (they end failed)."""
     deleted = await service.delete(user, room_id)
-    ingest = services.knowledge.ingest
-    await stop_ingest_of_place(service.repo.session, tasks, ingest, "room", deleted)
+    await services.knowledge.place_deleted(service.repo.session, tasks, "room", deleted)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -10,10 +10,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
 
-from pantheon.deps import ServicesDep, UoWDep, UserIdDep
+from pantheon.deps import ServicesDep, UoWDep, UserIdDep, limit_turn_rate
 from pantheon.errors import Unprocessable, not_found
 from pantheon.event_stream import SEP, SSE_HEADERS, Event, EventStream
-from pantheon.limits import limit_turn_rate
 from pantheon.live.streamed import StreamedEvent
 from pantheon.observability.metrics import sse_listener
 from pantheon.schemas import Page, PageDep

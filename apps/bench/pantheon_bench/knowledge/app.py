@@ -24,7 +24,7 @@ from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.main import create_app
+from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, LimitSettings, Settings
 
 PG_DSN = "postgresql://postgres:postgres@127.0.0.1:5432/postgres"

@@ -22,9 +22,9 @@ from a2a.utils.errors import (
 from google.protobuf.json_format import MessageToDict
 from pydantic import ValidationError
 
+from pantheon.deps import limit_turn_rate
 from pantheon.engine.approvals import ResumeState
 from pantheon.errors import AppError
-from pantheon.limits import limit_turn_rate
 from pantheon.protocols.a2a.tasks import Caller, Found, find
 from pantheon.protocols.a2a.turns import Started, a2a_error
 from pantheon.turns.approvals import decided_conflict

@@ -29,8 +29,8 @@ from google.protobuf.struct_pb2 import Value
 
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
-from pantheon.facade.service import outcome_error
-from pantheon.facade.transcript import Transcript
+from pantheon.protocols.openai.service import outcome_error
+from pantheon.protocols.openai.transcript import Transcript
 
 ANSWER_ID = "answer"
 # Every turn status, as the A2A task state it ends in.

@@ -33,7 +33,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, Router
 
-from pantheon.auth import Principal, authenticate, bearer_scheme
 from pantheon.db.models import Agent, Room
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
@@ -43,6 +42,7 @@ from pantheon.protocols.a2a.handler import TurnRequestHandler
 from pantheon.protocols.a2a.requests import Problem, spec_status, unreadable, version_of
 from pantheon.protocols.a2a.tasks import CALLER, Caller
 from pantheon.rooms.repository import RoomRepository
+from pantheon.users.auth import Principal, authenticate, bearer_scheme
 
 ROOM = "/rooms/{room_id}"
 RPC_PATH = re.compile(r"^/a2a/rooms/[^/]+/?$")

@@ -13,7 +13,6 @@ from a2a.server.context import ServerCallContext
 from a2a.types.a2a_pb2 import GetTaskRequest, ListTasksRequest, SendMessageConfiguration, Task
 from a2a.utils.errors import InvalidParamsError
 
-from pantheon.auth import Principal
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services
@@ -21,6 +20,7 @@ from pantheon.live.backend import LiveView
 from pantheon.protocols.a2a.fold import TaskFold
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.repository import TurnRepository
+from pantheon.users.auth import Principal
 
 CALLER = "pantheon.caller"
 

@@ -16,11 +16,11 @@ from a2a.utils.errors import (
 from pydantic import ValidationError
 
 from pantheon.db.uow import unit_of_work
+from pantheon.deps import limit_turn_rate
 from pantheon.engine.snapshot import ClientContext
 from pantheon.errors import AppError, NotFound, Unprocessable
-from pantheon.facade.repository import FacadeRepository
-from pantheon.limits import limit_turn_rate
 from pantheon.protocols.a2a.tasks import Caller
+from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by

@@ -10,10 +10,9 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request, Response
 
 from pantheon.db.uow import unit_of_work
-from pantheon.deps import PrincipalDep, ServicesDep
+from pantheon.deps import PrincipalDep, ServicesDep, limit_turn_rate
 from pantheon.errors import error_responses, not_found
 from pantheon.event_stream import SSE_HEADERS, Event, EventStream
-from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
 from pantheon.protocols.agui.request import parse_run
 from pantheon.protocols.agui.runs import RoomCaller, start_run

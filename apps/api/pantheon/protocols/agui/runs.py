@@ -16,7 +16,6 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from pantheon.auth import Principal
 from pantheon.db.models import ChatSession
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services
@@ -26,6 +25,7 @@ from pantheon.protocols.agui.request import RunRequest
 from pantheon.protocols.agui.threads import drop_unused, open_thread
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.repository import TurnRepository
+from pantheon.users.auth import Principal
 
 
 @dataclass(frozen=True, slots=True)

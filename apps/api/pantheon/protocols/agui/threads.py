@@ -16,8 +16,8 @@ from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import NotFound, Unprocessable
-from pantheon.facade.repository import FacadeRepository
 from pantheon.protocols.agui.repository import ThreadRepository
+from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.service import titled_by
 

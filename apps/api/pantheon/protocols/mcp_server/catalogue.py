@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import Agent, Room
 from pantheon.engine.modes.specs import ROOM_MODES, RoomMode, mode_spec
-from pantheon.facade.repository import FacadeRepository
+from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.rooms.repository import RoomRepository
 from pantheon.schemas import RequestBody
 from pantheon.turns.schemas import TurnUsageRead

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import Message, Receive, Scope
 
-from pantheon.auth import is_loopback_host
+from pantheon.users.auth import is_loopback_host
 
 # RFC 9110 §5.6.3: optional whitespace is spaces and horizontal tabs.
 _OWS = b" \t"

@@ -2,7 +2,7 @@
 (same auth, rate limit, budgets, approvals and one commit as every turn), the turn's
 events read back as progress, and the result.
 
-The answer text is the facade's fold of the events (``facade/transcript.py``: the mode's
+The answer text is the facade's fold of the events (``protocols/openai/transcript.py``: the mode's
 answer, ``ModeSpec.answer``); progress messages are that fold's narration (rounds, the
 manager's routing, each agent's start and output, tool calls and results). The
 structured result is the turn as recorded. Every refusal of Pantheon's (404, 409, 402,
@@ -21,15 +21,10 @@ from typing import Any
 from mcp_types import CallToolResult, InputRequiredResult, InputResponses, TextContent
 from pydantic import ValidationError
 
-from pantheon.auth import Principal
 from pantheon.db.models import ChatSession
 from pantheon.db.uow import unit_of_work
-from pantheon.deps import Services
+from pantheon.deps import Services, limit_turn_rate
 from pantheon.errors import AppError, NotFound, Unprocessable
-from pantheon.facade.repository import FacadeRepository
-from pantheon.facade.service import outcome_error
-from pantheon.facade.transcript import FINAL_TYPES, Transcript
-from pantheon.limits import limit_turn_rate
 from pantheon.protocols.mcp_server.approvals import approval_request, decisions
 from pantheon.protocols.mcp_server.catalogue import (
     AgentArguments,
@@ -39,11 +34,15 @@ from pantheon.protocols.mcp_server.catalogue import (
     ToolOutcome,
     arguments_model,
 )
+from pantheon.protocols.openai.repository import FacadeRepository
+from pantheon.protocols.openai.service import outcome_error
+from pantheon.protocols.openai.transcript import FINAL_TYPES, Transcript
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by
 from pantheon.turns.schemas import TurnCreate, TurnDetail
 from pantheon.turns.service import StartedTurn
+from pantheon.users.auth import Principal
 
 Progress = Callable[[str], Awaitable[None]]
 Outcome = CallToolResult | InputRequiredResult

@@ -44,7 +44,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from pantheon.auth import Principal, authenticate, bearer_scheme
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
 from pantheon.errors import AppError, ErrorShapes
@@ -59,6 +58,7 @@ from pantheon.protocols.mcp_server.door import (
 from pantheon.protocols.mcp_server.listen import ToolWatch
 from pantheon.protocols.mcp_server.run import ToolCall
 from pantheon.settings import Settings
+from pantheon.users.auth import Principal, authenticate, bearer_scheme
 
 MCP_PATH = "/mcp"
 _PRINCIPAL = "pantheon.mcp.principal"

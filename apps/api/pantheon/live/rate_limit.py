@@ -2,20 +2,16 @@
 
 A sliding-window log per key, held in process memory; with ``PANTHEON_REDIS_URL`` set,
 every replica shares one log per key in Redis (``live/redis/rate.py``), so the limit holds
-across replicas and workers. The request body's size and time limits are
-``body_limits.py``.
+across replicas and workers. Its route dependency, ``limit_turn_rate``, is in ``deps.py``;
+the request body's size and time limits are ``body_limits.py``.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections import deque
 from collections.abc import Callable
 from typing import Protocol
-
-from pantheon.deps import PrincipalDep, ServicesDep
-from pantheon.errors import TooManyRequests
 
 WINDOW_S = 60.0
 
@@ -45,17 +41,3 @@ class RateLimiter:
 
     async def allow(self, key: str, limit: int, window_s: float = WINDOW_S) -> float | None:
         return self.hit(key, limit, window_s)
-
-
-async def limit_turn_rate(principal: PrincipalDep, services: ServicesDep) -> None:
-    """429 with ``Retry-After`` when this key started too many turns in the last minute."""
-    per_minute = services.settings.limits.turns_per_minute
-    wait = await services.rate_limiter.allow(f"turns:{principal.limit_key}", per_minute)
-    if wait is not None:
-        retry_after = max(1, math.ceil(wait))
-        raise TooManyRequests(
-            f"turn rate limit reached: {per_minute} turns per minute per API key "
-            f"(PANTHEON_LIMITS__TURNS_PER_MINUTE); retry in {retry_after} s",
-            headers={"Retry-After": str(retry_after)},
-            limit=per_minute,
-        )

@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from pantheon.db.engine import Database
 from pantheon.db.models import ResponseRequest
 from pantheon.db.uow import unit_of_work
-from pantheon.facade.responses.fold import ResponseMeta
+from pantheon.protocols.openai.responses.fold import ResponseMeta
 
-log = logging.getLogger("pantheon.facade")
+log = logging.getLogger("pantheon.protocols.openai")
 
 
 async def keep_request(db: Database, owner_id: uuid.UUID, turn_id: str, meta: ResponseMeta) -> None:

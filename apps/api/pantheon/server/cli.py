@@ -12,20 +12,20 @@ import asyncio
 import sys
 from collections.abc import Sequence
 
-from pantheon.auth import is_loopback_host
 from pantheon.budgets.commands import add_commands as add_budget_commands
 from pantheon.budgets.commands import run_budget_command
 from pantheon.db.migrations import upgrade
 from pantheon.errors import AppError
 from pantheon.evals.cli import add_commands as add_eval_commands
 from pantheon.evals.cli import run_eval
-from pantheon.main import create_app
 from pantheon.observability.logs import configure_logging
 from pantheon.observability.port import metrics_port
-from pantheon.server import TurnAwareServer, run_event_loop, server_config
+from pantheon.server.main import create_app
+from pantheon.server.serving import TurnAwareServer, run_event_loop, server_config
+from pantheon.server.workers import refuse_workers, serve_workers
 from pantheon.settings import Settings
+from pantheon.users.auth import is_loopback_host
 from pantheon.users.commands import add_commands, run_command
-from pantheon.workers import refuse_workers, serve_workers
 
 
 async def _serve(settings: Settings, host: str, port: int) -> None:
@@ -37,7 +37,7 @@ async def _serve(settings: Settings, host: str, port: int) -> None:
 
 async def _run_local(settings: Settings, host: str, port: int, model_port: int) -> None:
     """Start the local model, point a ``local`` alias at it, migrate, seed and serve."""
-    from pantheon.localmodel import LocalModelServer, find_smollm2_gguf, local_models_toml
+    from pantheon.server.localmodel import LocalModelServer, find_smollm2_gguf, local_models_toml
 
     async with LocalModelServer(host="127.0.0.1", port=model_port) as model:
         models_file = settings.data_dir / "models.local.toml"

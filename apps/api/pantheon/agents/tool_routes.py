@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from pantheon.agents.tool_schemas import ToolRead
+from pantheon.deps import ToolBoxDep
 from pantheon.schemas import Page, PageDep
-from pantheon.tools.deps import ToolBoxDep
-from pantheon.tools.schemas import ToolRead
 
 router = APIRouter(prefix="/v1/tools", tags=["tools"])
 

@@ -9,14 +9,11 @@ from collections.abc import AsyncIterator
 
 from fastapi import FastAPI
 
-from pantheon.api import mount_routers
-from pantheon.auth import Principal, ensure_local_user
 from pantheon.body_limits import BodySizeLimit, upload_limits
 from pantheon.db.engine import Database
 from pantheon.deps import Services
 from pantheon.errors import ErrorShapes, install_error_handlers
 from pantheon.evals.runner import EvalRunner, interrupt_orphaned_runs
-from pantheon.gc_freeze import startup_objects_frozen
 from pantheon.knowledge.lifecycle import start_knowledge
 from pantheon.knowledge.tool import make_search_knowledge
 from pantheon.live.choice import build_live_turns
@@ -28,11 +25,14 @@ from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.observability import tracing
 from pantheon.observability.http import HttpMetrics
 from pantheon.protocols.mcp_server.server import build_mcp_server
+from pantheon.server.api import mount_routers
+from pantheon.server.gc_freeze import startup_objects_frozen
+from pantheon.server.web import mount_web
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.service import TurnService
-from pantheon.web import mount_web
+from pantheon.users.auth import Principal, ensure_local_user
 
 log = logging.getLogger("pantheon")
 
@@ -70,7 +70,7 @@ def create_app(
             if not settings.redis_url:  # one process: a run left running has no runner
                 await interrupt_orphaned_runs(db)
             if settings.seed_demo:
-                from pantheon.seed import seed_demo_room
+                from pantheon.server.seed import seed_demo_room
 
                 await seed_demo_room(db, local_user_id, settings)
             knowledge = await start_knowledge(settings, db, http)

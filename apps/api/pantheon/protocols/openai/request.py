@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pantheon.engine.snapshot import ClientContext, HistoryEntry
-from pantheon.facade.errors import InvalidRequest
-from pantheon.facade.schemas import ChatCompletionCreate, ChatMessageIn
+from pantheon.protocols.openai.errors import InvalidRequest
+from pantheon.protocols.openai.schemas import ChatCompletionCreate, ChatMessageIn
 from pantheon.settings import TurnSettings
 
 # Fields OpenAI defines that a Pantheon turn cannot honour, and why.

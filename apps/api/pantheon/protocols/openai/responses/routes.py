@@ -12,15 +12,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import JSONResponse
 
-from pantheon.deps import ServicesDep, UserIdDep
+from pantheon.deps import ServicesDep, UserIdDep, limit_turn_rate
 from pantheon.event_stream import SSE_HEADERS, Event, EventStream
-from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, openai_responses
-from pantheon.facade.responses.fold import ResponseFold
-from pantheon.facade.responses.schemas import ResponseCreate
-from pantheon.facade.responses.service import ResponsesService, StartedResponse
-from pantheon.facade.service import FacadeService
-from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
+from pantheon.protocols.openai.errors import FACADE_PREFIX, OpenAIRoute, openai_responses
+from pantheon.protocols.openai.responses.fold import ResponseFold
+from pantheon.protocols.openai.responses.schemas import ResponseCreate
+from pantheon.protocols.openai.responses.service import ResponsesService, StartedResponse
+from pantheon.protocols.openai.service import FacadeService
 
 router = APIRouter(prefix=f"{FACADE_PREFIX}/responses", tags=["openai"], route_class=OpenAIRoute)
 _STREAMED = {"content": {"text/event-stream": {}}, "description": "the response, or its events"}

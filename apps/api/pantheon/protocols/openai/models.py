@@ -16,9 +16,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import Agent, Room
 from pantheon.db.repository import as_uuid
-from pantheon.facade.errors import InvalidRequest, ModelNotFound
-from pantheon.facade.repository import FacadeRepository
-from pantheon.facade.schemas import ModelCard
+from pantheon.protocols.openai.errors import InvalidRequest, ModelNotFound
+from pantheon.protocols.openai.repository import FacadeRepository
+from pantheon.protocols.openai.schemas import ModelCard
 from pantheon.rooms.repository import RoomRepository
 from pantheon.users.repository import UserRepository
 

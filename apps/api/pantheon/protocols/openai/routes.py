@@ -10,15 +10,24 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Header, Request, Response
 from fastapi.responses import JSONResponse
 
-from pantheon.deps import ServicesDep, UserIdDep
+from pantheon.deps import ServicesDep, UserIdDep, limit_turn_rate
 from pantheon.errors import allowed_methods
 from pantheon.event_stream import SSE_HEADERS, Event, EventStream
-from pantheon.facade.answers import complete, stream
-from pantheon.facade.errors import FACADE_PREFIX, OpenAIRoute, error_response, openai_responses
-from pantheon.facade.schemas import ChatCompletion, ChatCompletionCreate, ModelCard, ModelList
-from pantheon.facade.service import FacadeService
-from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
+from pantheon.protocols.openai.answers import complete, stream
+from pantheon.protocols.openai.errors import (
+    FACADE_PREFIX,
+    OpenAIRoute,
+    error_response,
+    openai_responses,
+)
+from pantheon.protocols.openai.schemas import (
+    ChatCompletion,
+    ChatCompletionCreate,
+    ModelCard,
+    ModelList,
+)
+from pantheon.protocols.openai.service import FacadeService
 
 router = APIRouter(prefix=FACADE_PREFIX, tags=["openai"], route_class=OpenAIRoute)
 

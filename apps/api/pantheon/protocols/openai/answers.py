@@ -16,10 +16,10 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
-from pantheon.facade.errors import error_body
-from pantheon.facade.schemas import AssistantMessage, ChatCompletion, Choice, chunk
-from pantheon.facade.service import Completion, FacadeService, outcome_error
-from pantheon.facade.transcript import Transcript
+from pantheon.protocols.openai.errors import error_body
+from pantheon.protocols.openai.schemas import AssistantMessage, ChatCompletion, Choice, chunk
+from pantheon.protocols.openai.service import Completion, FacadeService, outcome_error
+from pantheon.protocols.openai.transcript import Transcript
 
 DONE = "[DONE]"
 

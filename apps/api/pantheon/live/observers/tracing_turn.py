@@ -17,11 +17,11 @@ from datetime import datetime
 
 from pantheon.engine.events import DeltaEvent, ErrorEvent, TurnCompletedEvent, TurnEvent
 from pantheon.live.meta import TurnMeta
+from pantheon.live.observers.tracing_fold import TurnFacts, turn_spans
 from pantheon.live.registry import PublishedEvent, TurnObserver
 from pantheon.observability import tracing
 from pantheon.observability.logs import trace_id_var
 from pantheon.observability.trace_context import TurnTrace, current_traceparent
-from pantheon.observability.tracing_fold import TurnFacts, turn_spans
 
 INTERRUPTED = "interrupted"
 

@@ -1,7 +1,7 @@
 """The local server's chat format: llama-cpp-python's ``chatml-function-calling`` with its
 known defects worked around where they start, in the messages its template renders.
 
-``python -m pantheon.localmodel_chat <llama_cpp.server arguments>`` registers the format
+``python -m pantheon.server.localmodel_chat <llama_cpp.server arguments>`` registers the format
 as ``CHAT_FORMAT`` in the server process, then runs ``llama_cpp.server`` itself. The
 handler hands the library's own one the messages after ``prepared_messages``:
 
@@ -34,7 +34,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pantheon.localmodel_setup import CHAT_FORMAT
+from pantheon.server.localmodel_setup import CHAT_FORMAT
 
 __all__ = [
     "CHAT_FORMAT",

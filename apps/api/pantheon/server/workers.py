@@ -60,9 +60,9 @@ def _worker(sock: socket.socket) -> None:
     # Its own process group: a terminal's Ctrl-C reaches only the parent, which forwards
     # one SIGTERM (a second signal would make uvicorn skip the turns' grace period).
     os.setpgid(0, 0)
-    from pantheon.main import create_app
     from pantheon.observability.logs import configure_logging
-    from pantheon.server import TurnAwareServer, run_event_loop, server_config
+    from pantheon.server.main import create_app
+    from pantheon.server.serving import TurnAwareServer, run_event_loop, server_config
 
     settings = Settings()
     configure_logging(settings.log_level, settings.log_format)
@@ -145,7 +145,9 @@ def serve_workers(
 ) -> int:
     """Bind ``host:port`` once and serve it with ``workers`` processes; ``metrics``: the
     loopback port the supervisor serves every worker's metrics on, if any."""
-    config = uvicorn.Config("pantheon.main:create_app", host=host, port=port, log_config=None)
+    config = uvicorn.Config(
+        "pantheon.server.main:create_app", host=host, port=port, log_config=None
+    )
     multiprocessing.allow_connection_pickling()  # the socket travels to spawned workers
     sock = config.bind_socket()
     try:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pantheon.engine.modes.specs import MODES, AnswerSource, mode_spec
 from pantheon.error_codes import ErrorCode
-from pantheon.facade.schemas import Usage
+from pantheon.protocols.openai.schemas import Usage
 
 Field = Literal["content", "reasoning_content"]
 Piece = tuple[Field, str]

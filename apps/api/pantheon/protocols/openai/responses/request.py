@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pantheon.facade.errors import InvalidRequest
-from pantheon.facade.request import to_turn
-from pantheon.facade.responses.schemas import InputItem, ResponseCreate
-from pantheon.facade.schemas import ChatCompletionCreate, ChatMessageIn, ContentPart
+from pantheon.protocols.openai.errors import InvalidRequest
+from pantheon.protocols.openai.request import to_turn
+from pantheon.protocols.openai.responses.schemas import InputItem, ResponseCreate
+from pantheon.protocols.openai.schemas import ChatCompletionCreate, ChatMessageIn, ContentPart
 from pantheon.settings import TurnSettings
 
 _TOOLS = "Pantheon's agents use the tools configured on them, not the client's"

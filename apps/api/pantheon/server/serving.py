@@ -20,8 +20,8 @@ import uvicorn
 from fastapi import FastAPI
 from sse_starlette.sse import AppStatus
 
-from pantheon.connections import header_deadline_protocol
 from pantheon.deps import services_of
+from pantheon.server.connections import header_deadline_protocol
 from pantheon.settings import Settings
 
 T = TypeVar("T")

@@ -22,14 +22,14 @@ from typing import Any
 
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import AppError
-from pantheon.facade.errors import ModelNotFound
-from pantheon.facade.responses.fold import ResponseFold, ResponseMeta
-from pantheon.facade.responses.records import keep_request, kept_meta
-from pantheon.facade.responses.request import to_chat
-from pantheon.facade.responses.schemas import ResponseCreate
-from pantheon.facade.service import Completion, FacadeService
 from pantheon.live.records import replay_events
 from pantheon.live.streamed import StreamedEvent
+from pantheon.protocols.openai.errors import ModelNotFound
+from pantheon.protocols.openai.responses.fold import ResponseFold, ResponseMeta
+from pantheon.protocols.openai.responses.records import keep_request, kept_meta
+from pantheon.protocols.openai.responses.request import to_chat
+from pantheon.protocols.openai.responses.schemas import ResponseCreate
+from pantheon.protocols.openai.service import Completion, FacadeService
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.service import SessionService
 from pantheon.turns.repository import TurnRepository

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pantheon.facade.transcript import Transcript
+from pantheon.protocols.openai.transcript import Transcript
 
 ItemKind = str  # "reasoning" | "message" | "function_call"
 # What a response reports for the request settings a turn does not apply (each of its

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, Field
 
 from pantheon.agents.routes import router as agents_router
+from pantheon.agents.tool_routes import router as tools_router
 from pantheon.budgets.routes import router as budgets_router
 from pantheon.db.migrations import schema_is_current
 from pantheon.deps import (
@@ -32,18 +33,17 @@ from pantheon.engine.modes.specs import (
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import ErrorShapes, ServiceUnavailable, error_responses
 from pantheon.evals.routes import router as evals_router
-from pantheon.facade.errors import FACADE_PREFIX, openai_shape
-from pantheon.facade.responses.routes import router as responses_router
-from pantheon.facade.routes import router as openai_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
-from pantheon.observability.routes import router as metrics_router
 from pantheon.protocols.a2a.routes import mount_a2a
 from pantheon.protocols.agui.routes import router as agui_router
+from pantheon.protocols.openai.errors import FACADE_PREFIX, openai_shape
+from pantheon.protocols.openai.responses.routes import router as responses_router
+from pantheon.protocols.openai.routes import router as openai_router
 from pantheon.rooms.routes import router as rooms_router
+from pantheon.server.metrics_routes import router as metrics_router
 from pantheon.sessions.routes import router as sessions_router
-from pantheon.tools.routes import router as tools_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
@@ -235,7 +235,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     app.include_router(budgets_router, dependencies=auth, responses=admin)
     app.include_router(evals_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
-    # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (facade/).
+    # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (protocols/openai/).
     app.include_router(responses_router, dependencies=auth)  # before the catch-all below
     app.include_router(openai_router, dependencies=auth)
     shapes.register(FACADE_PREFIX, openai_shape)

@@ -21,11 +21,11 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from pantheon.errors import allowed_methods
-from pantheon.web_assets import INDEX, Asset, read_assets
+from pantheon.server.web_assets import INDEX, Asset, read_assets
 
-log = logging.getLogger("pantheon.web")
+log = logging.getLogger("pantheon.server.web")
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 # The top-level entries of apps/web the browser may fetch; folders include everything below.
 PUBLIC_ENTRIES = frozenset({"index.html", "favicon.svg", "css", "js", "vendor"})
 IMMUTABLE = "public, max-age=31536000, immutable"  # a versioned URL never changes
@@ -34,7 +34,7 @@ REVALIDATE = "no-cache"  # index.html and unversioned URLs: ask again (ETag) eve
 
 class WebFiles(StaticFiles):
     """The page's files: only PUBLIC_ENTRIES (anything else answers 404), read once and
-    served from memory, compressed and versioned (``pantheon.web_assets``, ADR 0035); a
+    served from memory, compressed and versioned (``pantheon.server.web_assets``, ADR 0035); a
     405 (other methods than GET and HEAD) only for files that exist: Starlette answers 405
     to every path, so a wrong method on a missing API route (the mount catches everything
     under ``/``) would say 405 instead of 404."""

