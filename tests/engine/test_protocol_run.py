@@ -1,4 +1,4 @@
-"""The one way a protocol door reads its turn (turns/protocol_run.py): through its
+"""The one way a protocol door reads its turn (protocols/run.py): through its
 reader, to the final event; a caller that leaves early ends the turn only when its door
 says so; and the doors are mounted from one list (protocols/doors.py)."""
 
@@ -21,8 +21,8 @@ from pantheon.errors import ErrorShapes, native_shape
 from pantheon.live.streamed import StoredEvent, StreamedEvent
 from pantheon.main import create_app
 from pantheon.protocols.doors import mount_doors, protocol_doors
+from pantheon.protocols.run import read_turn
 from pantheon.settings import Settings
-from pantheon.turns.protocol_run import read_turn
 
 T = "t-1"
 USAGE = TurnUsage(input_tokens=0, output_tokens=0, cost_usd=0.0)

@@ -21,7 +21,7 @@ from pantheon.facade.responses.service import ResponsesService, StartedResponse
 from pantheon.facade.service import FacadeService
 from pantheon.limits import limit_turn_rate
 from pantheon.observability.metrics import sse_listener
-from pantheon.turns.protocol_run import read_turn, turn_stream
+from pantheon.protocols.run import read_turn, turn_stream
 
 router = APIRouter(prefix=f"{FACADE_PREFIX}/responses", tags=["openai"], route_class=OpenAIRoute)
 _STREAMED = {"content": {"text/event-stream": {}}, "description": "the response, or its events"}

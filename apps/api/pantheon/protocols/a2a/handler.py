@@ -45,7 +45,7 @@ from pantheon.protocols.a2a.fold import TaskFold
 from pantheon.protocols.a2a.store import TurnTaskStore
 from pantheon.protocols.a2a.tasks import Caller, caller_of, find, history_length, trim_history
 from pantheon.protocols.a2a.turns import Started, a2a_error, start_turn
-from pantheon.turns.protocol_run import read_turn, turn_stream
+from pantheon.protocols.run import read_turn, turn_stream
 
 TERMINAL = frozenset({
     TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED,

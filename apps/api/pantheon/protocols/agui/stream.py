@@ -18,7 +18,7 @@ from pantheon.errors import AppError
 from pantheon.protocols.agui.fold import RunFold
 from pantheon.protocols.agui.runs import RoomCaller, Run
 from pantheon.protocols.agui.snapshot import snapshot
-from pantheon.turns.protocol_run import read_turn, turn_stream
+from pantheon.protocols.run import read_turn, turn_stream
 
 
 def encoded(event: BaseEvent) -> str:
