@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from a2a.types.a2a_pb2 import TaskState
 
+from pantheon.engine.events import TurnCompletedEvent, TurnEvent, TurnStartedEvent, TurnUsage
 from pantheon.engine.values import TURN_STATUSES
 from pantheon.error_codes import ErrorCode
 from pantheon.protocols.a2a.fold import STATES, TaskFold, task_state
@@ -13,9 +12,12 @@ from pantheon.protocols.a2a.fold import STATES, TaskFold, task_state
 
 def _ended(status: str, error_code: str | None = None) -> TaskFold:
     fold = TaskFold("t-1", "s-1", requests=("hi",))
-    events: list[dict[str, Any]] = [
-        {"type": "turn_started", "session_id": "s-1", "mode": "roundtable", "agents": ["alpha"]},
-        {"type": "turn_completed", "status": status, "error_code": error_code, "usage": {}},
+    usage = TurnUsage(input_tokens=0, output_tokens=0, cost_usd=0.0)
+    events: list[TurnEvent] = [
+        TurnStartedEvent(turn_id="t-1", session_id="s-1", mode="roundtable", agents=["alpha"]),
+        TurnCompletedEvent(
+            turn_id="t-1", status=status, error_code=error_code, usage=usage, message_ids=[]
+        ),
     ]
     for event in events:
         fold.feed(event)

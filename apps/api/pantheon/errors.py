@@ -188,7 +188,7 @@ def native_shape(status: int, message: str, code: str) -> tuple[int, dict[str, A
 
 class ErrorShapes:
     """Which shape an error answered outside a route takes, by path prefix: the native one
-    unless a protocol mounted under the prefix registered its own (``api.mount_routers``).
+    unless a protocol mounted under the prefix registered its own (``protocols/doors.py``).
     The error handlers and the body-limit middleware ask it, so neither imports a protocol."""
 
     def __init__(self) -> None:

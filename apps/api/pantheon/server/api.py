@@ -7,6 +7,8 @@ included with the authentication dependency, so a new route is authenticated by 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, Field
 
@@ -36,11 +38,7 @@ from pantheon.evals.routes import router as evals_router
 from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
-from pantheon.protocols.a2a.routes import mount_a2a
-from pantheon.protocols.agui.routes import router as agui_router
-from pantheon.protocols.openai.errors import FACADE_PREFIX, openai_shape
-from pantheon.protocols.openai.responses.routes import router as responses_router
-from pantheon.protocols.openai.routes import router as openai_router
+from pantheon.protocols.doors import Door, mount_doors
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.server.metrics_routes import router as metrics_router
 from pantheon.sessions.routes import router as sessions_router
@@ -213,9 +211,9 @@ async def server_defaults(settings: SettingsDep) -> ServerDefaults:
     )
 
 
-def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
-    """Include every router; all but ``ops`` require an authenticated caller. Protocols
-    with an error shape of their own register it in ``shapes``."""
+def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> None:
+    """Include every router; all but ``ops`` require an authenticated caller. Then the
+    protocol ``doors``, each registering its error shapes in ``shapes``."""
     auth = [Depends(current_principal)]
     app.include_router(ops)
     app.include_router(models, dependencies=auth, responses=error_responses(401))
@@ -235,11 +233,5 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes) -> None:
     app.include_router(budgets_router, dependencies=auth, responses=admin)
     app.include_router(evals_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
-    # OpenAI-compatible facade: same keys and limits, errors in OpenAI's shape (protocols/openai/).
-    app.include_router(responses_router, dependencies=auth)  # before the catch-all below
-    app.include_router(openai_router, dependencies=auth)
-    shapes.register(FACADE_PREFIX, openai_shape)
-    # A2A 1.0: every room an agent; its routes authenticate themselves (protocols/a2a/).
-    mount_a2a(app, shapes)
-    # AG-UI 1.0: every room an AG-UI agent; errors before the stream are native JSON.
-    app.include_router(agui_router, dependencies=auth)
+    # The protocol doors, from their one list (protocols/doors.py).
+    mount_doors(app, shapes, doors, auth)

@@ -24,7 +24,7 @@ from pantheon.llm.http import make_http_client, make_upstream_session
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.observability import tracing
 from pantheon.observability.http import HttpMetrics
-from pantheon.protocols.mcp_server.server import build_mcp_server
+from pantheon.protocols.doors import protocol_doors, serving
 from pantheon.server.api import mount_routers
 from pantheon.server.gc_freeze import startup_objects_frozen
 from pantheon.server.web import mount_web
@@ -49,7 +49,7 @@ def create_app(
 ) -> FastAPI:
     """Build the ASGI app. ``scripted`` lets tests and demos drive the fake provider."""
     settings = settings or Settings()
-    mcp = build_mcp_server(settings)
+    doors = protocol_doors(settings)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -98,7 +98,7 @@ def create_app(
                         turns=turns,
                         evals=evals,
                     )
-                    async with mcp.running():  # MCP requests wait on turns: drained first
+                    async with serving(doors):  # MCP requests wait on turns: drained first
                         with startup_objects_frozen():
                             yield
                         await evals.shutdown()  # before the turns drain: it cancels its own
@@ -131,7 +131,6 @@ def create_app(
     )
     app.add_middleware(CleanQueryStrings)
     app.add_middleware(HttpMetrics)  # outermost: it sees every response, refusals too
-    mount_routers(app, shapes)
-    mcp.mount(app, shapes)  # /mcp (protocols/mcp_server/)
+    mount_routers(app, shapes, doors)  # the protocol doors last (protocols/doors.py)
     mount_web(app)
     return app

@@ -1,4 +1,4 @@
-"""A turn's events -> A2A task events: a fold, through the OpenAI facade's ``Transcript``.
+"""A turn's events -> A2A task events: a reader, through the OpenAI facade's ``Transcript``.
 
 The answer (``content``: the mode's answer text, ``ModeSpec.answer``) streams as appends
 to one artifact, ``answer``; the narration (``reasoning_content``: rounds, routing, the
@@ -9,7 +9,7 @@ status settles the task's state (``STATES``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any
 
 from a2a.server.events.event_queue import Event
@@ -27,6 +27,8 @@ from a2a.types.a2a_pb2 import (
 from google.protobuf.json_format import ParseDict
 from google.protobuf.struct_pb2 import Value
 
+from pantheon.engine.events import ApprovalRequiredEvent, TurnEvent
+from pantheon.engine.reader import TurnReader
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
 from pantheon.protocols.openai.service import outcome_error
@@ -55,10 +57,10 @@ def task_state(status: str) -> TaskState:
     return TaskState.TASK_STATE_FAILED
 
 
-def _pending_call(event: dict[str, Any]) -> dict[str, Any]:
+def _pending_call(event: ApprovalRequiredEvent) -> dict[str, Any]:
     """What a client needs to decide a gated call (docs/a2a.md, approvals)."""
-    keys = ("call_id", "agent_key", "name", "arguments")
-    return {key: event.get(key) for key in keys}
+    data = event.model_dump(mode="json")
+    return {key: data[key] for key in ("call_id", "agent_key", "name", "arguments")}
 
 
 def text_message(text: str, task_id: str, context_id: str, role: Role, ident: str) -> Message:
@@ -67,21 +69,27 @@ def text_message(text: str, task_id: str, context_id: str, role: Role, ident: st
     )
 
 
-@dataclass
-class TaskFold:
-    """Feed it the turn's events in order; it returns the A2A events each one adds."""
+class TaskFold(TurnReader[Event]):
+    """Feed it the turn's typed events in order; it returns the A2A events each one adds.
 
-    task_id: str
-    context_id: str
-    requests: tuple[str, ...] = ()  # the user's message, then each decision: its history
-    message_id: str = ""  # the client's id of the user's message, when it gave one
-    transcript: Transcript = field(default_factory=Transcript)
-    answer: list[str] = field(default_factory=list)
-    round: int = 0
-    agents: list[str] = field(default_factory=list)
-    pending: list[dict[str, Any]] = field(default_factory=list)  # calls awaiting a decision
-    _notes: int = 0
-    _last_note: str = ""
+    Every event is narrated (``transcript``); the base keeps the round and the agents its
+    status updates name."""
+
+    def __init__(
+        self,
+        task_id: str,
+        context_id: str,
+        requests: tuple[str, ...] = (),  # the user's message, then each decision: its history
+        message_id: str = "",  # the client's id of the user's message, when it gave one
+    ) -> None:
+        super().__init__()
+        self.task_id, self.context_id = task_id, context_id
+        self.requests, self.message_id = requests, message_id
+        self.transcript = Transcript()
+        self.answer: list[str] = []
+        self.pending: list[dict[str, Any]] = []  # calls awaiting a decision
+        self._notes = 0
+        self._last_note = ""
 
     @property
     def state(self) -> TaskState:
@@ -91,22 +99,19 @@ class TaskFold:
             return TaskState.TASK_STATE_WORKING
         return task_state(self.transcript.status)
 
-    def feed(self, event: dict[str, Any]) -> list[Event]:
-        kind = str(event.get("type"))
-        pieces = self.transcript.feed(event)
-        if kind == "round_start":
-            self.round = int(event.get("round", self.round))
-        elif kind == "turn_started":
-            self.agents = [str(key) for key in event.get("agents", [])]
-        elif kind == "approval_required":
-            self.pending.append(_pending_call(event))
-        out: list[Event] = []
+    def on_approval_required(self, event: ApprovalRequiredEvent) -> Iterable[Event]:
+        self.pending.append(_pending_call(event))
+        return ()
+
+    def feed(self, event: TurnEvent) -> list[Event]:
+        pieces = self.transcript.feed(event.model_dump(mode="json", by_alias=True))
+        out = super().feed(event)
         content = "".join(text for f, text in pieces if f == "content")
         if content:
             out.append(self._chunk(content, last=False))
         note = "".join(text for f, text in pieces if f == "reasoning_content")
-        if note or kind in _STEPS:
-            out.append(self._step(kind, event, note))
+        if note or event.type in _STEPS:
+            out.append(self._step(event, note))
         if self.transcript.finished:
             out.extend(self._final())
         return out
@@ -120,13 +125,15 @@ class TaskFold:
             append=append, last_chunk=last,
         )  # fmt: skip
 
-    def _step(self, kind: str, event: dict[str, Any], note: str) -> TaskStatusUpdateEvent:
+    def _step(self, event: TurnEvent, note: str) -> TaskStatusUpdateEvent:
         update = TaskStatusUpdateEvent(
             task_id=self.task_id, context_id=self.context_id, status=self._status(note)
         )
-        meta: dict[str, Any] = {"event": kind, "round": self.round, "agents": self.agents}
-        if "agent_key" in event:
-            meta["agent_key"] = str(event["agent_key"])
+        round_ = 0 if self.round is None else self.round
+        meta: dict[str, Any] = {"event": event.type, "round": round_, "agents": self.agents}
+        fields = vars(event)  # the event's fields, as its JSON names them
+        if "agent_key" in fields:
+            meta["agent_key"] = str(fields["agent_key"])
         update.metadata.update({"pantheon": meta})
         if note:
             self._last_note = note

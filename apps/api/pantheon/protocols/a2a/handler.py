@@ -8,9 +8,7 @@ the first, and cancelling reaches the turn on whichever replica runs it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncGenerator, AsyncIterator
-from typing import Any
 
 from a2a.server.context import ServerCallContext
 from a2a.server.events.event_queue import Event
@@ -47,21 +45,22 @@ from pantheon.protocols.a2a.fold import TaskFold
 from pantheon.protocols.a2a.store import TurnTaskStore
 from pantheon.protocols.a2a.tasks import Caller, caller_of, find, history_length, trim_history
 from pantheon.protocols.a2a.turns import Started, a2a_error, start_turn
+from pantheon.protocols.run import read_turn, turn_stream
 
 TERMINAL = frozenset({
     TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED,
 })  # fmt: skip
 
 
-async def _events(caller: Caller, turn_id: str) -> AsyncIterator[dict[str, Any]]:
-    """The turn's events from the first, live while it runs, else from its record."""
+async def _read(caller: Caller, turn_id: str, fold: TaskFold) -> AsyncIterator[Event]:
+    """The A2A events of the turn's events from the first, live while it runs, else from
+    its record. A caller that goes away leaves the task running (ADR 0040)."""
     try:
-        stream = await caller.services.turns.events(caller.owner_id, turn_id, 0)
+        stream = await turn_stream(caller.services.turns, caller.owner_id, turn_id)
     except AppError as exc:
         raise a2a_error(exc) from exc
-    async for streamed in stream:
-        event: dict[str, Any] = json.loads(streamed.data)
-        yield event
+    async for update in read_turn(stream, fold):
+        yield update
 
 
 class TurnRequestHandler(RequestHandler):
@@ -74,9 +73,8 @@ class TurnRequestHandler(RequestHandler):
         self, caller: Caller, fold: TaskFold, turn_id: str
     ) -> AsyncGenerator[Event, None]:
         yield fold.task()
-        async for event in _events(caller, turn_id):
-            for update in fold.feed(event):
-                yield update
+        async for update in _read(caller, turn_id, fold):
+            yield update
 
     @validate_request_params
     async def on_message_send(
@@ -89,8 +87,8 @@ class TurnRequestHandler(RequestHandler):
         started = await _start(caller, params.message)
         fold = _fold(started)
         if not params.configuration.return_immediately:
-            async for event in _events(caller, started.turn.turn_id):
-                fold.feed(event)
+            async for _update in _read(caller, started.turn.turn_id, fold):
+                pass  # the task is read whole once its turn ends
         return trim_history(fold.task(), params.configuration)
 
     @validate_request_params

@@ -36,7 +36,7 @@ from starlette.routing import BaseRoute, Mount, Route, Router
 from pantheon.db.models import Agent, Room
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
-from pantheon.errors import ErrorShapes, Unauthorized
+from pantheon.errors import Unauthorized
 from pantheon.protocols.a2a.card import A2A_PREFIX, CARD_MAX_AGE_S, room_card
 from pantheon.protocols.a2a.handler import TurnRequestHandler
 from pantheon.protocols.a2a.requests import Problem, spec_status, unreadable, version_of
@@ -176,8 +176,9 @@ def a2a_rpc_shape(status: int, message: str, code: str) -> tuple[int, dict[str, 
     return 200, {"jsonrpc": "2.0", "id": None, "error": error}
 
 
-def mount_a2a(app: FastAPI, shapes: ErrorShapes) -> None:
-    """Serve every room as an A2A agent under ``/a2a/rooms/{room_id}``."""
+def mount_a2a(app: FastAPI) -> None:
+    """Serve every room as an A2A agent under ``/a2a/rooms/{room_id}`` (its error shapes:
+    ``a2a_rpc_shape`` on ``RPC_PATH``, else ``a2a_shape``; protocols/doors.py)."""
     handler = TurnRequestHandler()
     context = CallerContextBuilder()
     jsonrpc = create_jsonrpc_routes(handler, rpc_url=ROOM, context_builder=context)
@@ -190,5 +191,3 @@ def mount_a2a(app: FastAPI, shapes: ErrorShapes) -> None:
     ]
     routes = [*card, *_wrap(jsonrpc, rpc=True), *_wrap(rest, rpc=False)]
     app.router.routes.append(Mount(A2A_PREFIX, app=Router(routes)))
-    shapes.register(RPC_PATH, a2a_rpc_shape)
-    shapes.register(A2A_PREFIX + "/", a2a_shape)

@@ -17,6 +17,7 @@ from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services
 from pantheon.live.backend import LiveView
+from pantheon.live.streamed import typed
 from pantheon.protocols.a2a.fold import TaskFold
 from pantheon.sessions.repository import SessionRepository
 from pantheon.turns.repository import TurnRepository
@@ -128,8 +129,8 @@ async def recorded_task(caller: Caller, turn: Turn, found: Found | None = None) 
     fold = TaskFold(
         found.task_id, str(turn.session_id), requests=found.requests, message_id=found.message_id
     )
-    async for streamed in await caller.services.turns.events(caller.owner_id, str(turn.id), 0):
-        fold.feed(json.loads(streamed.data))
+    async for event in typed(await caller.services.turns.events(caller.owner_id, str(turn.id), 0)):
+        fold.feed(event)
     if not fold.transcript.finished:  # recorded without its final event (interrupted)
         fold.transcript.status = turn.status
         fold.transcript.error_code = turn.error_code

@@ -1,4 +1,4 @@
-"""A turn's typed events -> the AG-UI 1.0 events of its run: a fold (docs/ag-ui.md).
+"""A turn's typed events -> the AG-UI 1.0 events of its run: a reader (docs/ag-ui.md).
 
 The room is the AG-UI agent; every agent invocation of the turn is a subagent of it
 (``SUBAGENT_STARTED`` .. ``SUBAGENT_FINISHED`` / ``SUBAGENT_ERROR``) that writes one
@@ -10,232 +10,185 @@ synthesis and pipeline stages are steps; tool calls are ``TOOL_CALL_*``; usage i
 ``RUN_FINISHED``. Whatever is still open when the turn ends is closed first, so a client
 never sees a run end with a message, step or subagent open.
 
-Every type of the catalogue is in ``HANDLERS``, read or ignored on purpose (checked by
-tests/engine/test_catalogue.py).
+``TurnReader`` dispatches each type once and keeps who speaks; every public type has its
+hook here (checked by tests/engine/test_catalogue.py), the internal ones add nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+import json
 
 from ag_ui.core import (
-    PROTOCOL_VERSION,
-    BaseEvent,
-    CustomEvent,
-    Interrupt,
-    RunErrorEvent,
-    RunStartedEvent,
-    StepFinishedEvent,
-    StepStartedEvent,
-    SubagentErrorEvent,
-    SubagentFinishedEvent,
-    SubagentFinishedSuspendedOutcome,
-    SubagentStartedEvent,
     TextMessageContentEvent,
     TextMessageEndEvent,
     TextMessageStartEvent,
+    ToolCallArgsEvent,
+    ToolCallEndEvent,
+    ToolCallResultEvent,
+    ToolCallStartEvent,
 )
 
-from pantheon.engine.events import TurnCompletedEvent, TurnEvent
-from pantheon.engine.modes.specs import MODES, mode_spec
+from pantheon.engine.events import (
+    AgentCompletedEvent,
+    AgentFailedEvent,
+    AgentStartedEvent,
+    ApprovalRequiredEvent,
+    DeltaEvent,
+    ErrorEvent,
+    EvaluationEvent,
+    RetryingEvent,
+    ReviewCompletedEvent,
+    ReviewEvent,
+    RoundEndEvent,
+    RoundStartEvent,
+    RoutingEvent,
+    StageCompletedEvent,
+    StageStartedEvent,
+    SummaryEvent,
+    SynthesisCompletedEvent,
+    SynthesisStartedEvent,
+    ToolCallEvent,
+    ToolResultEvent,
+    TurnCompletedEvent,
+    TurnStartedEvent,
+)
 from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
-from pantheon.error_codes import ErrorCode
-from pantheon.protocols.agui import handlers
-from pantheon.protocols.agui.ids import message_id, subagent_run_id
-from pantheon.protocols.agui.outcome import finished
+from pantheon.protocols.agui.ids import tool_message_id
+from pantheon.protocols.agui.outcome import approval_interrupt
+from pantheon.protocols.agui.parts import USAGE_EVENT, Out, RunParts, custom, dumped
 
-USAGE_EVENT = "pantheon.usage"
-
-
-@dataclass
-class Speaker:
-    """An agent writing its message: the ids it writes under, what it streamed, and the
-    interrupts it raised (it stopped at a gated call)."""
-
-    key: str
-    name: str
-    message_id: str
-    subagent: str | None  # None: the room itself (the manager's synthesis)
-    text: str = ""
-    interrupts: list[str] = field(default_factory=list)
-
-    def attributed(self) -> dict[str, Any]:
-        return {} if self.subagent is None else {"subagent_run_id": self.subagent}
+__all__ = ["USAGE_EVENT", "RunFold"]
 
 
-@dataclass
-class RunFold:
-    """Feed it the turn's events in order; it returns the AG-UI events each one adds.
+class RunFold(RunParts):
+    """Feed it the turn's events in order; it returns the AG-UI events each one adds."""
 
-    ``resumed_calls``: in a run that resumes an interrupt, the gated calls the client
-    saw announced in the interrupted run (AG-UI: only their results follow)."""
+    def on_turn_started(self, event: TurnStartedEvent) -> Out:
+        return custom("pantheon.turn_started", event)
 
-    thread_id: str
-    run_id: str
-    resumed_calls: frozenset[str] = frozenset()
-    turn_id: str = ""
-    mode: str = ""
-    speaking: dict[str, Speaker] = field(default_factory=dict)
-    steps: list[str] = field(default_factory=list)
-    interrupts: list[Interrupt] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-    slots: int = 0  # messages the turn has produced so far (the user's is 0)
-    done: bool = False
+    def on_summary(self, event: SummaryEvent) -> Out:
+        return custom("pantheon.summary", event)
 
-    def started(self, **metadata: Any) -> RunStartedEvent:
-        """The run's first event."""
-        return RunStartedEvent(
-            thread_id=self.thread_id,
-            run_id=self.run_id,
-            protocol_version=PROTOCOL_VERSION,
-            metadata={"pantheon": metadata} if metadata else None,
-        )
-
-    def feed(self, event: TurnEvent) -> list[BaseEvent]:
-        if self.done:
-            return []
-        self.turn_id = event.turn_id
-        handler = HANDLERS.get(event.type)
-        return handler(self, event) if handler is not None else []
-
-    @property
-    def uses_manager(self) -> bool:
-        return self.mode in MODES and mode_spec(self.mode).uses_manager
-
-    # Steps -----------------------------------------------------------------------------
-    def open_step(self, name: str, **meta: Any) -> list[BaseEvent]:
-        if name in self.steps:
-            return []
-        self.steps.append(name)
-        return [StepStartedEvent(step_name=name, metadata=_meta(meta))]
-
-    def close_step(self, name: str, **meta: Any) -> list[BaseEvent]:
-        """Finish ``name``, starting it first when this run never saw it start (a
-        continuation resumes inside a round)."""
-        out = self.open_step(name)
-        self.steps.remove(name)
-        return [*out, StepFinishedEvent(step_name=name, metadata=_meta(meta))]
-
-    # Messages --------------------------------------------------------------------------
-    def speak(self, key: str, name: str, *, subagent: bool, **meta: Any) -> list[BaseEvent]:
-        """A new message (and, for an agent, its subagent run) in the next slot."""
-        self.slots += 1
-        ident = message_id(self.turn_id, self.slots)
-        run = subagent_run_id(self.turn_id, self.slots) if subagent else None
-        speaker = Speaker(key, name, ident, run)
-        self.speaking[key] = speaker
-        out: list[BaseEvent] = []
-        if run is not None:
-            out.append(
-                SubagentStartedEvent(
-                    subagent_run_id=run, name=name, description=f"@{key}", metadata=_meta(meta)
-                )
-            )
-        out.append(
-            TextMessageStartEvent(
-                message_id=ident, role="assistant", name=name, **speaker.attributed()
-            )
-        )
+    def on_round_start(self, event: RoundStartEvent) -> Out:
+        out = self.open_step(f"round {event.round}")
+        if self.uses_manager:  # the manager routes the round now; routing closes the step
+            out += self.open_step(f"routing {event.round}")
         return out
 
-    def write(self, key: str, text: str) -> list[BaseEvent]:
-        speaker = self.speaking.get(key)
-        if speaker is None or not text:
-            return []
-        speaker.text += text
-        return [
-            TextMessageContentEvent(
-                message_id=speaker.message_id, delta=text, **speaker.attributed()
-            )
-        ]
+    def on_routing(self, event: RoutingEvent) -> Out:
+        return self.close_step(f"routing {event.round}", **dumped(event))
 
-    def end_message(self, speaker: Speaker, final: str | None = None) -> list[BaseEvent]:
-        """Close the speaker's message; text the final answer holds beyond what was
-        streamed is sent first."""
-        out: list[BaseEvent] = []
-        if final is not None and final.startswith(speaker.text) and final != speaker.text:
-            out += self.write(speaker.key, final[len(speaker.text) :])
-        out.append(TextMessageEndEvent(message_id=speaker.message_id, **speaker.attributed()))
-        return out
+    def on_round_end(self, event: RoundEndEvent) -> Out:
+        return self.close_step(f"round {event.round}")
 
-    def finish_speaker(
-        self, key: str, final: str | None = None, result: Any = None
-    ) -> list[BaseEvent]:
-        speaker = self.speaking.pop(key, None)
-        if speaker is None:
-            return []
-        out = self.end_message(speaker, final)
-        if speaker.subagent is not None:
-            out.append(SubagentFinishedEvent(subagent_run_id=speaker.subagent, result=result))
-        return out
+    def on_evaluation(self, event: EvaluationEvent) -> Out:
+        name = f"evaluation {event.round}"
+        return [*self.open_step(name), *self.close_step(name, **dumped(event))]
 
-    def fail_speaker(self, key: str, message: str, code: str) -> list[BaseEvent]:
-        speaker = self.speaking.pop(key, None)
-        if speaker is None:
-            return []
-        out = self.end_message(speaker)
-        if speaker.subagent is not None:
-            out.append(
-                SubagentErrorEvent(subagent_run_id=speaker.subagent, message=message, code=code)
-            )
-        return out
+    def on_agent_started(self, event: AgentStartedEvent) -> Out:
+        out = self.open_step(f"round {event.round}") if event.round is not None else []
+        meta = {"agent_key": event.agent_key, "round": event.round}
+        return out + self.speak(self.open[event.agent_key], **meta)
 
-    def usage(self, scope: str, **value: Any) -> CustomEvent:
-        return CustomEvent(name=USAGE_EVENT, value={"scope": scope, **value})
+    def on_delta(self, event: DeltaEvent) -> Out:
+        speaker = self.open.get(event.agent_key)
+        return [] if speaker is None else self.write(speaker, event.text)
 
-    # The end ---------------------------------------------------------------------------
-    def close_all(self, cancelled: bool) -> list[BaseEvent]:
-        """Close every speaker and step still open: a speaker that stopped at a gated
-        call is suspended on its interrupts, any other was cut short."""
-        out: list[BaseEvent] = []
-        for key, speaker in list(self.speaking.items()):
-            if speaker.interrupts and speaker.subagent is not None:
-                self.speaking.pop(key)
-                out += self.end_message(speaker)
-                outcome = SubagentFinishedSuspendedOutcome(interrupt_ids=speaker.interrupts)
-                out.append(SubagentFinishedEvent(subagent_run_id=speaker.subagent, outcome=outcome))
-            elif cancelled:  # "cancelled" is a turn status, not an error code
-                out += self.fail_speaker(
-                    key, f"{speaker.name}: the turn was cancelled", "cancelled"
-                )
-            else:
-                stopped = f"{speaker.name}: the turn stopped"
-                out += self.fail_speaker(key, stopped, ErrorCode.INTERRUPTED)
-        for name in reversed(self.steps):
-            out.append(StepFinishedEvent(step_name=name))
-        self.steps.clear()
-        return out
-
-    def end(self, last: BaseEvent) -> list[BaseEvent]:
-        self.done = True
-        return [last]
-
-    def error(self, message: str, code: str) -> list[BaseEvent]:
-        """Close what is open, then ``RUN_ERROR``."""
-        return [
-            *self.close_all(cancelled=False),
-            *self.end(RunErrorEvent(message=message, code=code)),
-        ]
-
-    def completed(self, event: TurnCompletedEvent) -> list[BaseEvent]:
-        out = self.close_all(cancelled=event.status == "cancelled")
+    def on_agent_completed(self, event: AgentCompletedEvent) -> Out:
         usage = event.usage.model_dump()
-        out.append(self.usage("turn", **usage))
-        last = finished(self.thread_id, self.run_id, event, self.interrupts, self.failures)
-        return out + self.end(last)
+        out = self.finish_speaker(event.agent_key, event.text, {"usage": usage})
+        return [*out, self.usage("agent", agent_key=event.agent_key, **usage)]
 
-    def manager_speaks(self) -> list[BaseEvent]:
+    def on_agent_failed(self, event: AgentFailedEvent) -> Out:
+        speaker = self.open.get(event.agent_key)
+        name = speaker.name if speaker is not None else event.agent_key
+        self.failures.append(f"{name} failed: {event.error}")
+        out = self.fail_speaker(event.agent_key, event.error, event.code)
+        if event.agent_key == MANAGER_KEY:  # the synthesis failed: its step ends with it
+            out += self.close_step("synthesis", **dumped(event))
+        return [*out, *custom("pantheon.agent_failed", event)]
+
+    def on_retrying(self, event: RetryingEvent) -> Out:
+        return custom("pantheon.retrying", event)
+
+    def on_tool_call(self, event: ToolCallEvent) -> Out:
+        if event.call_id in self.resumed_calls:  # announced in the interrupted run
+            return []
+        speaker = self.open.get(event.agent_key)
+        parent = {} if speaker is None else {"parent_message_id": self.message_of(speaker)}
+        arguments = event.arguments_raw
+        if arguments is None:
+            arguments = json.dumps(event.arguments, ensure_ascii=False)
+        meta = {"pantheon": {"agent_key": event.agent_key, "round": event.round}}
         return [
-            *self.open_step("synthesis"),
-            *self.speak(MANAGER_KEY, MANAGER_NAME, subagent=False),
+            ToolCallStartEvent(
+                tool_call_id=event.call_id, tool_call_name=event.name, metadata=meta, **parent
+            ),
+            ToolCallArgsEvent(tool_call_id=event.call_id, delta=arguments),
+            ToolCallEndEvent(tool_call_id=event.call_id),
         ]
 
+    def on_tool_result(self, event: ToolResultEvent) -> Out:
+        meta = {"pantheon": {"ok": event.ok, "duration_ms": event.duration_ms, "name": event.name}}
+        return [
+            ToolCallResultEvent(
+                message_id=tool_message_id(event.turn_id, event.call_id),
+                tool_call_id=event.call_id,
+                content=event.content,
+                role="tool",
+                metadata=meta,
+            )
+        ]
 
-def _meta(meta: dict[str, Any]) -> dict[str, Any] | None:
-    return {"pantheon": meta} if meta else None
+    def on_approval_required(self, event: ApprovalRequiredEvent) -> Out:
+        speaker = self.open.get(event.agent_key)
+        name = speaker.name if speaker is not None else event.agent_key
+        self.interrupts.append(approval_interrupt(event, name))
+        if speaker is not None:
+            self.suspended.setdefault(event.agent_key, []).append(event.call_id)
+        return []
 
+    def on_synthesis_started(self, event: SynthesisStartedEvent) -> Out:
+        return [*self.open_step("synthesis"), *self.speak(self.open[MANAGER_KEY])]
 
-Handler = Callable[[RunFold, Any], list[BaseEvent]]
-HANDLERS: dict[str, Handler | None] = handlers.table()
+    def on_synthesis_completed(self, event: SynthesisCompletedEvent) -> Out:
+        if event.fallback:  # the synthesis failed: the specialists' outputs are the answer
+            ident = self.next_message()
+            start = TextMessageStartEvent(message_id=ident, role="assistant", name=MANAGER_NAME)
+            text = [TextMessageContentEvent(message_id=ident, delta=event.text)]
+            return [
+                start,
+                *(text if event.text else []),
+                TextMessageEndEvent(message_id=ident),
+                *custom("pantheon.synthesis_fallback", event),
+            ]
+        return [*self.finish_speaker(MANAGER_KEY, event.text), *self.close_step("synthesis")]
+
+    def on_stage_started(self, event: StageStartedEvent) -> Out:
+        return self.open_step(f"stage {event.stage}", **dumped(event))
+
+    def on_stage_completed(self, event: StageCompletedEvent) -> Out:
+        out: Out = []
+        if event.reused:  # taken over from the last pipeline turn: its output, as recorded
+            ident = self.reused_message()
+            meta = {"pantheon": {"agent_key": event.agent_key, "reused": True}}
+            out += [
+                TextMessageStartEvent(
+                    message_id=ident, role="assistant", name=event.agent_name, metadata=meta
+                ),
+                TextMessageContentEvent(message_id=ident, delta=event.text),
+                TextMessageEndEvent(message_id=ident),
+            ]
+        return out + self.close_step(f"stage {event.stage}", ok=event.ok)
+
+    def on_review(self, event: ReviewEvent) -> Out:
+        return custom("pantheon.review", event)
+
+    def on_review_completed(self, event: ReviewCompletedEvent) -> Out:
+        return custom("pantheon.review_completed", event)
+
+    def on_turn_completed(self, event: TurnCompletedEvent) -> Out:
+        return self.completed(event)
+
+    def on_error(self, event: ErrorEvent) -> Out:
+        return self.error(event.message, event.code)

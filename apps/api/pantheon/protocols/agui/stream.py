@@ -15,10 +15,10 @@ from ag_ui.core import BaseEvent, RunErrorEvent
 
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError
-from pantheon.live.streamed import typed
 from pantheon.protocols.agui.fold import RunFold
 from pantheon.protocols.agui.runs import RoomCaller, Run
 from pantheon.protocols.agui.snapshot import snapshot
+from pantheon.protocols.run import read_turn, turn_stream
 
 
 def encoded(event: BaseEvent) -> str:
@@ -43,12 +43,11 @@ async def run_events(caller: RoomCaller, run: Run) -> AsyncIterator[str]:
         if run.reconnect:
             text = request.turn.message if request.turn is not None else None
             yield encoded(await snapshot(services.db, request.thread_id, run.turn_id, text))
-        events = await services.turns.events(caller.owner_id, run.turn_id, 0)
-        async for event in typed(events):
-            for out in fold.feed(event):
-                yield encoded(out)
-            if fold.done:
-                return
+        events = await turn_stream(services.turns, caller.owner_id, run.turn_id)
+        async for out in read_turn(events, fold):  # a client gone leaves the turn running
+            yield encoded(out)
+        if fold.done:
+            return
         # The events stopped without a final one (a write that failed; a dead replica's
         # turn gets its final ``error`` from the sweeper, so this is rare).
         failure: tuple[str, str] = (

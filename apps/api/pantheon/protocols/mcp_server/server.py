@@ -46,7 +46,7 @@ from starlette.types import Receive, Scope, Send
 
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, services_of
-from pantheon.errors import AppError, ErrorShapes
+from pantheon.errors import AppError
 from pantheon.protocols.mcp_server.catalogue import Target, targets, tool_schema
 from pantheon.protocols.mcp_server.door import (
     Replay,
@@ -246,14 +246,14 @@ class McpServer:
     server: Server[Any]
     manager: StreamableHTTPSessionManager
 
-    def mount(self, app: FastAPI, shapes: ErrorShapes) -> None:
-        """Serve ``/mcp`` (any method: the SDK answers what it does not serve)."""
+    def mount(self, app: FastAPI) -> None:
+        """Serve ``/mcp`` (any method: the SDK answers what it does not serve); its
+        errors take ``jsonrpc_shape`` (protocols/doors.py)."""
         self.server.version = app.version
         # An ASGI app as the endpoint: Starlette hands it the request untouched.
         app.router.routes.append(
             Route(MCP_PATH, McpEndpoint(self.manager), include_in_schema=False)
         )
-        shapes.register(MCP_PATH, jsonrpc_shape)
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:

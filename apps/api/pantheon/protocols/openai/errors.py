@@ -118,7 +118,7 @@ def error_body(
 
 def openai_shape(status: int, message: str, _code: str) -> tuple[int, dict[str, Any]]:
     """An error answered outside a facade route (a 405, the body limit's 413 ...) in
-    OpenAI's shape, with OpenAI's code for the status; registered by ``api.mount_routers``."""
+    OpenAI's shape, with OpenAI's code for the status; registered by protocols/doors.py."""
     status = 400 if status == 422 else status
     return status, error_body(status, message)
 

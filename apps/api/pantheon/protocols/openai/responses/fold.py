@@ -18,6 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from pantheon.engine.events import ToolCallEvent, TurnEvent
+from pantheon.engine.reader import TurnReader
 from pantheon.protocols.openai.transcript import Transcript
 
 ItemKind = str  # "reasoning" | "message" | "function_call"
@@ -74,19 +76,24 @@ class _Item:
     call: dict[str, Any] | None = None
 
 
-@dataclass
-class ResponseFold:
-    """Feed it the turn's events; read ``response()`` or the events ``feed`` returns."""
+class ResponseFold(TurnReader[dict[str, Any]]):
+    """Feed it the turn's typed events; read ``response()`` or the events ``feed`` returns.
 
-    meta: ResponseMeta
-    transcript: Transcript = field(default_factory=Transcript)
-    items: list[_Item] = field(default_factory=list)
-    status: str = "in_progress"
-    error: dict[str, str] | None = None
-    incomplete_reason: str | None = None
-    completed_at: int | None = None
-    _open: _Item | None = None
-    _seq: int = 0
+    Every event is narrated (``transcript``) into the open reasoning or message item; a
+    tool call is an item of its own (``on_tool_call``). The base's ``finished``: the turn's
+    final event is in, so the response has its terminal status."""
+
+    def __init__(self, meta: ResponseMeta) -> None:
+        super().__init__()
+        self.meta = meta
+        self.transcript = Transcript()
+        self.items: list[_Item] = []
+        self.status = "in_progress"
+        self.error: dict[str, str] | None = None
+        self.incomplete_reason: str | None = None
+        self.completed_at: int | None = None
+        self._open: _Item | None = None
+        self._seq = 0
 
     def start(self) -> list[dict[str, Any]]:
         """The two events every response stream opens with."""
@@ -95,15 +102,12 @@ class ResponseFold:
             self._event("response.in_progress", response=self.response()),
         ]
 
-    def feed(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def feed(self, event: TurnEvent) -> list[dict[str, Any]]:
         """The stream events this turn event adds (none for most)."""
-        out: list[dict[str, Any]] = []
-        if event.get("type") == "tool_call":
-            out += self._close()
-            out += self._function_call(event)
-            self.transcript.feed(event)  # keeps its state; the item says it instead
-        else:
-            for field_name, text in self.transcript.feed(event):
+        pieces = self.transcript.feed(event.model_dump(mode="json", by_alias=True))
+        out = super().feed(event)
+        if not isinstance(event, ToolCallEvent):  # the call's item says it instead
+            for field_name, text in pieces:
                 kind = "message" if field_name == "content" else "reasoning"
                 out += self._append(kind, text)
         if self.transcript.finished and self.status == "in_progress":
@@ -111,9 +115,8 @@ class ResponseFold:
             out += self._finish()
         return out
 
-    @property
-    def finished(self) -> bool:
-        return self.status != "in_progress"
+    def on_tool_call(self, event: ToolCallEvent) -> list[dict[str, Any]]:
+        return [*self._close(), *self._function_call(event)]
 
     def response(self, *, status: str | None = None) -> dict[str, Any]:
         """The response object as it stands (``output_text`` is left to the SDKs)."""
@@ -234,10 +237,11 @@ class ResponseFold:
         )
         return [*events, done]
 
-    def _function_call(self, event: dict[str, Any]) -> list[dict[str, Any]]:
-        call_id = str(event.get("call_id", ""))
-        arguments = json.dumps(event.get("arguments", {}), ensure_ascii=False)
-        call = {"call_id": call_id, "name": str(event.get("name", "")), "arguments": arguments}
+    def _function_call(self, event: ToolCallEvent) -> list[dict[str, Any]]:
+        call_id = event.call_id
+        sent = event.model_dump(mode="json")["arguments"]  # as its JSON text carries them
+        arguments = json.dumps(sent, ensure_ascii=False)
+        call = {"call_id": call_id, "name": event.name, "arguments": arguments}
         item = _Item("function_call", f"fc_{call_id}", call=call)
         self.items.append(item)
         where = self._where(item)

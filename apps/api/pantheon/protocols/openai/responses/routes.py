@@ -20,6 +20,7 @@ from pantheon.protocols.openai.responses.fold import ResponseFold
 from pantheon.protocols.openai.responses.schemas import ResponseCreate
 from pantheon.protocols.openai.responses.service import ResponsesService, StartedResponse
 from pantheon.protocols.openai.service import FacadeService
+from pantheon.protocols.run import read_turn, turn_stream
 
 router = APIRouter(prefix=f"{FACADE_PREFIX}/responses", tags=["openai"], route_class=OpenAIRoute)
 _STREAMED = {"content": {"text/event-stream": {}}, "description": "the response, or its events"}
@@ -50,14 +51,11 @@ async def _live(
     completion = started.completion
     for event in fold.start():
         yield event
-    try:
-        async with contextlib.aclosing(service.facade.events(user, completion)) as events:
-            async for turn_event in events:
-                for event in fold.feed(turn_event):
-                    yield event
-    finally:
-        if not fold.finished and not started.meta.background:
-            completion.cancel()
+    stream = await turn_stream(service.facade.turns, user, completion.turn.turn_id)
+    abandon = None if started.meta.background else completion.cancel
+    async with contextlib.aclosing(read_turn(stream, fold, abandon)) as events:
+        async for event in events:
+            yield event
     if not started.meta.store:
         await service.forget(user, completion.session_id)
 
