@@ -14,9 +14,11 @@ from pantheon.protocols.a2a.fold import STATES, TaskFold, task_state
 def _ended(status: str, error_code: str | None = None) -> TaskFold:
     fold = TaskFold("t-1", "s-1", requests=("hi",))
     events: list[dict[str, Any]] = [
-        {"type": "turn_started", "session_id": "s-1", "mode": "roundtable", "agents": ["alpha"]},
-        {"type": "turn_completed", "status": status, "error_code": error_code, "usage": {}},
-    ]
+        {"type": "turn_started", "turn_id": "t-1", "session_id": "s-1", "mode": "roundtable",
+         "agents": ["alpha"]},
+        {"type": "turn_completed", "turn_id": "t-1", "status": status, "error_code": error_code,
+         "usage": {}, "message_ids": []},
+    ]  # fmt: skip
     for event in events:
         fold.feed(event)
     return fold

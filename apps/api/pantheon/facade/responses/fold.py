@@ -1,6 +1,6 @@
 """A turn's events -> a Responses API response and its stream events, one fold for both.
 
-The fold reads the turn's events in order (through the chat facade's ``Transcript``, so
+The fold reads the turn's events in order (through the ``Narration`` the chat facade uses, so
 ``content`` and ``reasoning_content`` mean exactly what they mean there) and builds the
 response's ``output``: the orchestration narrative as ``reasoning`` items (summary text),
 each tool call an agent made as a ``function_call`` item (already run by Pantheon: its
@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pantheon.facade.transcript import Transcript
+from pantheon.engine.events import ToolCallEvent, TurnEvent
+from pantheon.engine.narration import Narration, as_sent
 
 ItemKind = str  # "reasoning" | "message" | "function_call"
 # What a response reports for the request settings a turn does not apply (each of its
@@ -79,7 +80,7 @@ class ResponseFold:
     """Feed it the turn's events; read ``response()`` or the events ``feed`` returns."""
 
     meta: ResponseMeta
-    transcript: Transcript = field(default_factory=Transcript)
+    transcript: Narration = field(default_factory=Narration)
     items: list[_Item] = field(default_factory=list)
     status: str = "in_progress"
     error: dict[str, str] | None = None
@@ -95,10 +96,10 @@ class ResponseFold:
             self._event("response.in_progress", response=self.response()),
         ]
 
-    def feed(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def feed(self, event: TurnEvent) -> list[dict[str, Any]]:
         """The stream events this turn event adds (none for most)."""
         out: list[dict[str, Any]] = []
-        if event.get("type") == "tool_call":
+        if isinstance(event, ToolCallEvent):
             out += self._close()
             out += self._function_call(event)
             self.transcript.feed(event)  # keeps its state; the item says it instead
@@ -127,11 +128,11 @@ class ResponseFold:
             "model": self.meta.model,
             "output": [self._item_body(i, done=i is not self._open) for i in self.items],
             "usage": {
-                "input_tokens": usage.prompt_tokens,
+                "input_tokens": usage.input_tokens,
                 "input_tokens_details": {"cached_tokens": 0},
-                "output_tokens": usage.completion_tokens,
+                "output_tokens": usage.output_tokens,
                 "output_tokens_details": {"reasoning_tokens": 0},
-                "total_tokens": usage.total_tokens,
+                "total_tokens": usage.input_tokens + usage.output_tokens,
             },
             "error": self.error,
             "incomplete_details": None
@@ -234,10 +235,10 @@ class ResponseFold:
         )
         return [*events, done]
 
-    def _function_call(self, event: dict[str, Any]) -> list[dict[str, Any]]:
-        call_id = str(event.get("call_id", ""))
-        arguments = json.dumps(event.get("arguments", {}), ensure_ascii=False)
-        call = {"call_id": call_id, "name": str(event.get("name", "")), "arguments": arguments}
+    def _function_call(self, event: ToolCallEvent) -> list[dict[str, Any]]:
+        call_id = event.call_id
+        arguments = json.dumps(as_sent(event.arguments), ensure_ascii=False)
+        call = {"call_id": call_id, "name": event.name, "arguments": arguments}
         item = _Item("function_call", f"fc_{call_id}", call=call)
         self.items.append(item)
         where = self._where(item)

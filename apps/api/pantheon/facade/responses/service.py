@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -21,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.events import TurnEvent
 from pantheon.errors import AppError
 from pantheon.facade.errors import ModelNotFound
 from pantheon.facade.responses.fold import ResponseFold, ResponseMeta
@@ -29,7 +29,7 @@ from pantheon.facade.responses.request import to_chat
 from pantheon.facade.responses.schemas import ResponseCreate
 from pantheon.facade.service import Completion, FacadeService
 from pantheon.live.records import replay_events
-from pantheon.live.streamed import StreamedEvent
+from pantheon.live.streamed import typed
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.service import SessionService
 from pantheon.turns.repository import TurnRepository
@@ -133,7 +133,7 @@ class ResponsesService:
         model = f"room-{chat.room_id}" if chat.room_id else f"agent-{chat.agent_id}"
         return ResponseMeta(resp_id, model=model, created_at=created, finished_at=finished)
 
-    async def turn_events(self, owner_id: uuid.UUID, resp_id: str) -> AsyncIterator[dict[str, Any]]:
+    async def turn_events(self, owner_id: uuid.UUID, resp_id: str) -> AsyncIterator[TurnEvent]:
         """The response's turn events from the first; 404 when there is no such response."""
         try:
             source = await self.facade.turns.events(owner_id, turn_of(resp_id), 0)
@@ -141,7 +141,7 @@ class ResponsesService:
             if exc.status_code == 404:
                 raise ModelNotFound(f"response '{resp_id}' not found") from exc
             raise
-        return _decoded(source)
+        return typed(source)
 
     async def snapshot(self, owner_id: uuid.UUID, resp_id: str) -> dict[str, Any]:
         """The response as it stands: whole once recorded, so far while it runs.
@@ -154,7 +154,7 @@ class ResponsesService:
         live = await self.facade.turns.live_turn(owner_id, turn_id)
         fold = ResponseFold(meta)
         if live is not None:
-            await _read_so_far(fold, _decoded(live.stream(0)))
+            await _read_so_far(fold, typed(live.stream(0)))
             if fold.finished:
                 return fold.response()
         recorded = await self._recorded(owner_id, turn_id)
@@ -167,14 +167,12 @@ class ResponsesService:
             fold.feed(event)
         return fold.response()
 
-    async def _recorded(
-        self, owner_id: uuid.UUID, turn_id: str
-    ) -> AsyncIterator[dict[str, Any]] | None:
+    async def _recorded(self, owner_id: uuid.UUID, turn_id: str) -> AsyncIterator[TurnEvent] | None:
         """The recorded turn's events from the first; None while it is not recorded."""
         db = self.facade.turns.db
         async with unit_of_work(db, write=False) as session:
             turn = await TurnRepository(session).get(owner_id, turn_id)
-        return None if turn is None else _decoded(replay_events(db, turn.id, 0))
+        return None if turn is None else typed(replay_events(db, turn.id, 0))
 
     async def cancel(self, owner_id: uuid.UUID, resp_id: str) -> dict[str, Any]:
         """Stop the response's turn if it runs; the response as it then stands."""
@@ -186,7 +184,7 @@ class ResponsesService:
         return await self.snapshot(owner_id, resp_id)
 
 
-async def _read_so_far(fold: ResponseFold, events: AsyncIterator[dict[str, Any]]) -> None:
+async def _read_so_far(fold: ResponseFold, events: AsyncIterator[TurnEvent]) -> None:
     """Feed ``fold`` what a running turn has published: the events already there arrive at
     once, so a pause of ``CAUGHT_UP_S`` means it has caught up; at most ``SNAPSHOT_S``."""
     loop = asyncio.get_running_loop()
@@ -198,9 +196,3 @@ async def _read_so_far(fold: ResponseFold, events: AsyncIterator[dict[str, Any]]
             except (StopAsyncIteration, TimeoutError):
                 return
             fold.feed(event)
-
-
-async def _decoded(source: AsyncIterator[StreamedEvent]) -> AsyncIterator[dict[str, Any]]:
-    async for streamed in source:
-        event: dict[str, Any] = json.loads(streamed.data)
-        yield event

@@ -1,4 +1,4 @@
-"""A turn's events -> A2A task events: a fold, through the OpenAI facade's ``Transcript``.
+"""A turn's events -> A2A task events: a fold, through the ``Narration`` (engine/narration.py).
 
 The answer (``content``: the mode's answer text, ``ModeSpec.answer``) streams as appends
 to one artifact, ``answer``; the narration (``reasoning_content``: rounds, routing, the
@@ -26,11 +26,13 @@ from a2a.types.a2a_pb2 import (
 )
 from google.protobuf.json_format import ParseDict
 from google.protobuf.struct_pb2 import Value
+from pydantic import TypeAdapter, ValidationError
 
+from pantheon.engine.events import TurnEvent
+from pantheon.engine.narration import Narration, Piece
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
 from pantheon.facade.service import outcome_error
-from pantheon.facade.transcript import Transcript
 
 ANSWER_ID = "answer"
 # Every turn status, as the A2A task state it ends in.
@@ -45,6 +47,7 @@ STATES: dict[TurnStatus, TaskState] = {
 _CODES: dict[str, ErrorCode] = {code.value: code for code in ErrorCode}
 # Steps a client may show even when they add no narration.
 _STEPS = frozenset({"turn_started", "agent_started", "agent_completed", "agent_failed"})
+_TYPED: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 
 
 def task_state(status: str) -> TaskState:
@@ -75,7 +78,7 @@ class TaskFold:
     context_id: str
     requests: tuple[str, ...] = ()  # the user's message, then each decision: its history
     message_id: str = ""  # the client's id of the user's message, when it gave one
-    transcript: Transcript = field(default_factory=Transcript)
+    transcript: Narration = field(default_factory=Narration)
     answer: list[str] = field(default_factory=list)
     round: int = 0
     agents: list[str] = field(default_factory=list)
@@ -93,7 +96,7 @@ class TaskFold:
 
     def feed(self, event: dict[str, Any]) -> list[Event]:
         kind = str(event.get("type"))
-        pieces = self.transcript.feed(event)
+        pieces = self._narrate(event)
         if kind == "round_start":
             self.round = int(event.get("round", self.round))
         elif kind == "turn_started":
@@ -110,6 +113,15 @@ class TaskFold:
         if self.transcript.finished:
             out.extend(self._final())
         return out
+
+    def _narrate(self, event: dict[str, Any]) -> list[Piece]:
+        """The narration reads typed events; until this fold does too, its event is typed
+        here (one of a newer catalogue, mid-upgrade, shows nothing)."""
+        try:
+            typed = _TYPED.validate_python(event)
+        except ValidationError:
+            return []
+        return self.transcript.feed(typed)
 
     def _chunk(self, text: str, *, last: bool) -> TaskArtifactUpdateEvent:
         append = bool(self.answer)
@@ -152,7 +164,7 @@ class TaskFold:
             task_id=self.task_id, context_id=self.context_id, status=self._status(self.outcome)
         )
         usage = self.transcript.usage
-        spent = {"input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens}
+        spent = {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}
         status = self.transcript.status or "failed"
         update.metadata.update({"pantheon": {"status": status, "usage": spent}})
         return [*out, update]
