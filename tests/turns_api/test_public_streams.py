@@ -18,12 +18,13 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from pantheon.engine.modes.specs import MODE_SPECS
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, calculating_agent, use_tools
 from tests.factories import add_to_room, create_agent, create_room
 
 GOLDEN = Path(__file__).parent / "golden" / "public_streams.json"
-MODES = ["standalone", "manual", "roundtable", "orchestrator", "pipeline", "review"]
+MODES = [spec.name for spec in MODE_SPECS]  # a new mode needs its golden (see below)
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _CALL_ID = re.compile(r"call_\d+")
 _DURATION = re.compile(r'"duration_ms":\d+')
@@ -85,4 +86,5 @@ async def test_public_stream_is_unchanged(
     if os.environ.get("PANTHEON_WRITE_GOLDEN") == "1":
         golden[mode] = streams["live"]
         GOLDEN.write_text(json.dumps(golden, indent=1, ensure_ascii=False) + "\n")
+    assert mode in golden, f"no golden for {mode!r}: write it with PANTHEON_WRITE_GOLDEN=1"
     assert streams["live"] == golden[mode]
