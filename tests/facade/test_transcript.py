@@ -25,6 +25,7 @@ from pantheon.engine.events import (
 )
 from pantheon.engine.modes.specs import Mode
 from pantheon.engine.narration import Narration
+from pantheon.facade.responses.fold import ResponseFold, ResponseMeta
 from pantheon.facade.service import outcome_error
 from pantheon.live.streamed import StoredEvent, typed
 
@@ -153,3 +154,25 @@ def test_a_pipeline_stopped_early_answers_with_the_last_good_stage() -> None:
         "Stage 1: @a\n(reused from the last run)\nnotes\n\nStage 2: @b\n"
         "Bee failed: The model is down.\n"
     )
+
+
+async def test_a_response_says_of_a_typed_tool_call_what_its_stored_text_says() -> None:
+    arguments = json.loads('{"x": NaN, "note": "caf\\u00e9"}')
+    events: list[TurnEvent] = [
+        _started(),
+        AgentStartedEvent(turn_id=T, agent_key="solo", agent_name="Solo"),
+        ToolCallEvent(turn_id=T, agent_key="solo", round=1, call_id="c1", name="calc",
+                      arguments=arguments),
+        _completed("completed"),
+    ]  # fmt: skip
+
+    def folded(turn_events: list[TurnEvent]) -> list[dict[str, object]]:
+        fold = ResponseFold(
+            ResponseMeta(id="resp_1", model="agent-solo", created_at=1, finished_at=2)
+        )
+        return [out for event in turn_events for out in fold.feed(event)]
+
+    live = folded(events)
+    assert live == folded(await _read_back([event_to_json(event) for event in events]))
+    done = [event for event in live if event["type"] == "response.function_call_arguments.done"]
+    assert [event["arguments"] for event in done] == ['{"x": null, "note": "café"}']
