@@ -12,12 +12,12 @@ from dataclasses import dataclass
 import httpx
 from fastapi import FastAPI
 
-from pantheon.engine.modes.specs import MODE_SPECS
+from pantheon.engine.modes.specs import MODE_SPECS, ModeSpec
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, calculating_agent, use_tools
 from tests.factories import add_to_room, create_agent, create_room
 
-_SPECS = {spec.name: spec for spec in MODE_SPECS}
+_SPECS: dict[str, ModeSpec] = {spec.name: spec for spec in MODE_SPECS}
 
 
 @dataclass(frozen=True)
