@@ -1,5 +1,5 @@
 """One catalogue (engine/events.py), and every reader of the events covers it: the fold,
-the OpenAI facade's transcript, the AG-UI fold, docs/sse.md's table and the page's
+the narration (engine/narration.py), the AG-UI fold, docs/sse.md's table and the page's
 renderers. A new event type fails here until each of them handles it or ignores it on
 purpose."""
 
@@ -16,8 +16,8 @@ from pantheon.engine.events import (
     type_name,
 )
 from pantheon.engine.fold import HANDLED, IGNORED
+from pantheon.engine.narration import Narration
 from pantheon.protocols.agui.fold import RunFold
-from pantheon.protocols.openai.transcript import HANDLERS
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "apps" / "web" / "js" / "chat"
@@ -34,9 +34,13 @@ def test_the_fold_handles_or_ignores_every_type() -> None:
     assert HANDLED | IGNORED == EVENT_TYPES
 
 
-def test_the_facade_transcript_covers_every_type() -> None:
-    assert set(HANDLERS) == EVENT_TYPES
-    assert all(HANDLERS[t] is None for t in INTERNAL_TYPES)  # never sent to clients
+def test_the_narration_reads_or_ignores_every_type() -> None:
+    """The reader base has a hook for every type (tests/engine/test_reader.py), which
+    shows nothing by default: the narration overrides it or names the type as ignored."""
+    hooked = {name[3:] for name in vars(Narration) if name.startswith("on_")}
+    assert not hooked & Narration.IGNORED
+    assert hooked | Narration.IGNORED == EVENT_TYPES
+    assert INTERNAL_TYPES <= Narration.IGNORED  # never sent to clients
 
 
 def _doc_fields(cell: str) -> set[str]:

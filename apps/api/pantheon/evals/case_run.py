@@ -4,7 +4,7 @@ The case gets its own session (titled after the run and case; the session lists 
 it out unless asked, ``include_evals``, the eval page links to it), its turn is started
 and awaited the way ``POST /v1/sessions/{id}/turns`` does (budgeted, cancellable), and
 its answer is read
-by folding the turn's events with the facade's ``Transcript`` (the text a person reads,
+by reading the turn's typed events with ``engine/narration.py`` (the text a person reads,
 as the mode's spec says). A cancelled case cancels its turn and waits for it to end.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -20,11 +19,12 @@ from dataclasses import dataclass
 from pantheon.db.engine import Database
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.modes.specs import mode_spec
+from pantheon.engine.narration import Narration
 from pantheon.engine.snapshot import ClientContext, HistoryEntry
 from pantheon.evals.cases import Case
 from pantheon.evals.checks import Outcome, ToolUse
 from pantheon.evals.schemas import TargetRead
-from pantheon.protocols.openai.transcript import Transcript
+from pantheon.live.streamed import typed
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService
@@ -68,10 +68,10 @@ def _context(case: Case) -> ClientContext | None:
 
 
 async def _answer(turns: TurnService, owner_id: uuid.UUID, turn_id: str) -> str:
-    transcript = Transcript()
+    transcript = Narration()
     parts: list[str] = []
-    async for streamed in await turns.events(owner_id, turn_id, 0):
-        for field, text in transcript.feed(json.loads(streamed.data)):
+    async for event in typed(await turns.events(owner_id, turn_id, 0)):
+        for field, text in transcript.feed(event):
             if field == "content":
                 parts.append(text)
     return "".join(parts).strip()

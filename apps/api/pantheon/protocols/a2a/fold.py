@@ -1,4 +1,4 @@
-"""A turn's events -> A2A task events: a reader, through the OpenAI facade's ``Transcript``.
+"""A turn's events -> A2A task events: a fold, through the ``Narration`` (engine/narration.py).
 
 The answer (``content``: the mode's answer text, ``ModeSpec.answer``) streams as appends
 to one artifact, ``answer``; the narration (``reasoning_content``: rounds, routing, the
@@ -28,11 +28,11 @@ from google.protobuf.json_format import ParseDict
 from google.protobuf.struct_pb2 import Value
 
 from pantheon.engine.events import ApprovalRequiredEvent, TurnEvent
+from pantheon.engine.narration import Narration
 from pantheon.engine.reader import TurnReader
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
 from pantheon.protocols.openai.service import outcome_error
-from pantheon.protocols.openai.transcript import Transcript
 
 ANSWER_ID = "answer"
 # Every turn status, as the A2A task state it ends in.
@@ -85,7 +85,7 @@ class TaskFold(TurnReader[Event]):
         super().__init__()
         self.task_id, self.context_id = task_id, context_id
         self.requests, self.message_id = requests, message_id
-        self.transcript = Transcript()
+        self.transcript = Narration()
         self.answer: list[str] = []
         self.pending: list[dict[str, Any]] = []  # calls awaiting a decision
         self._notes = 0
@@ -104,7 +104,7 @@ class TaskFold(TurnReader[Event]):
         return ()
 
     def feed(self, event: TurnEvent) -> list[Event]:
-        pieces = self.transcript.feed(event.model_dump(mode="json", by_alias=True))
+        pieces = self.transcript.feed(event)
         out = super().feed(event)
         content = "".join(text for f, text in pieces if f == "content")
         if content:
@@ -159,7 +159,7 @@ class TaskFold(TurnReader[Event]):
             task_id=self.task_id, context_id=self.context_id, status=self._status(self.outcome)
         )
         usage = self.transcript.usage
-        spent = {"input_tokens": usage.prompt_tokens, "output_tokens": usage.completion_tokens}
+        spent = {"input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens}
         status = self.transcript.status or "failed"
         update.metadata.update({"pantheon": {"status": status, "usage": spent}})
         return [*out, update]

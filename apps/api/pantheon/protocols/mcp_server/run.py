@@ -2,8 +2,8 @@
 (same auth, rate limit, budgets, approvals and one commit as every turn), the turn's
 events read back as progress, and the result.
 
-The answer text is the facade's fold of the events (``protocols/openai/transcript.py``: the mode's
-answer, ``ModeSpec.answer``); progress messages are that fold's narration (rounds, the
+The answer text is the narration of the typed events (``engine/narration.py``: the mode's
+answer, ``ModeSpec.answer``); progress messages are its ``reasoning_content`` (rounds, the
 manager's routing, each agent's start and output, tool calls and results). The
 structured result is the turn as recorded. Every refusal of Pantheon's (404, 409, 402,
 422, 429 ...) is a tool result with ``isError`` naming it, so the calling model can read
@@ -12,7 +12,6 @@ it; the MCP client never sees a server error for a request it can correct.
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -24,7 +23,10 @@ from pydantic import ValidationError
 from pantheon.db.models import ChatSession
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import Services, limit_turn_rate
+from pantheon.engine.events import AgentCompletedEvent, AgentStartedEvent, TurnEvent
+from pantheon.engine.narration import Narration
 from pantheon.errors import AppError, NotFound, Unprocessable
+from pantheon.live.streamed import typed
 from pantheon.protocols.mcp_server.approvals import approval_request, decisions
 from pantheon.protocols.mcp_server.catalogue import (
     AgentArguments,
@@ -36,7 +38,6 @@ from pantheon.protocols.mcp_server.catalogue import (
 )
 from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.protocols.openai.service import outcome_error
-from pantheon.protocols.openai.transcript import FINAL_TYPES, Transcript
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by
@@ -80,16 +81,15 @@ def _outputs(detail: TurnDetail) -> list[AgentOutput]:
     ]
 
 
-def _narration(transcript: Transcript, event: dict[str, Any]) -> tuple[str, str]:
+def _narration(transcript: Narration, event: TurnEvent) -> tuple[str, str]:
     """Fold one event: the answer text it adds and what progress says about it."""
     pieces = transcript.feed(event)
     answer = "".join(text for field, text in pieces if field == "content")
     said = " ".join(text.strip() for field, text in pieces if field == "reasoning_content")
-    kind, key = event.get("type"), str(event.get("agent_key"))
-    if kind == "agent_started":
-        said = f"{transcript.names.get(key, key)} answers. {said}".strip()
-    elif kind == "agent_completed" and not said:  # its text is the answer: just say so
-        said = f"{transcript.names.get(key, key)} answered."
+    if isinstance(event, AgentStartedEvent):
+        said = f"{transcript.names[event.agent_key]} answers. {said}".strip()
+    elif isinstance(event, AgentCompletedEvent) and not said:  # its text is the answer: just say so
+        said = f"{transcript.names.get(event.agent_key, event.agent_key)} answered."
     return answer, said
 
 
@@ -186,16 +186,15 @@ class ToolCall:
     async def _follow(self, started: StartedTurn, progress: Progress) -> Outcome:
         """Read the turn's events to its end: progress as it goes, then the result. A
         caller that goes away (cancel, closed stream) stops the turn, as in the facade."""
-        transcript, answer = Transcript(), []
+        transcript, answer = Narration(), []
         try:
             events = await self.services.turns.events(self.owner, started.turn_id, 0)
-            async for streamed in events:
-                event: dict[str, Any] = json.loads(streamed.data)
+            async for event in typed(events):
                 text, said = _narration(transcript, event)
                 answer.append(text)
                 if said:
                     await progress(said)
-                if event.get("type") in FINAL_TYPES:
+                if transcript.finished:
                     break
             detail = await self.services.turns.wait_for_detail(self.owner, started)
         except AppError as exc:
@@ -211,7 +210,7 @@ class ToolCall:
         return _result(transcript, "".join(answer), detail)
 
 
-def _result(transcript: Transcript, answer: str, detail: TurnDetail) -> CallToolResult:
+def _result(transcript: Narration, answer: str, detail: TurnDetail) -> CallToolResult:
     session_id = str(detail.session_id)
     outcome = ToolOutcome(
         turn_id=str(detail.id),

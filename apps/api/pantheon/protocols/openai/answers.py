@@ -1,6 +1,6 @@
 """A started completion's answer: one ``chat.completion``, or its ``chat.completion.chunk``s.
 
-Both read the same events through the same ``Transcript``. The stream sends a first chunk
+Both read the same typed events through the same ``Narration``. The stream sends a first chunk
 with the role, one chunk per piece (``content`` or ``reasoning_content``), a last chunk
 with ``finish_reason``, the usage chunk (``choices: []``) when the client asked for it,
 then ``[DONE]``; every chunk carries the one id ``chatcmpl-<turn id>``. A turn that fails
@@ -16,10 +16,10 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
+from pantheon.engine.narration import Narration
 from pantheon.protocols.openai.errors import error_body
-from pantheon.protocols.openai.schemas import AssistantMessage, ChatCompletion, Choice, chunk
+from pantheon.protocols.openai.schemas import AssistantMessage, ChatCompletion, Choice, Usage, chunk
 from pantheon.protocols.openai.service import Completion, FacadeService, outcome_error
-from pantheon.protocols.openai.transcript import Transcript
 
 DONE = "[DONE]"
 
@@ -28,7 +28,7 @@ async def complete(
     service: FacadeService, owner_id: uuid.UUID, completion: Completion
 ) -> ChatCompletion:
     """Wait for the whole turn; raises the OpenAI-mapped error when it produced no answer."""
-    transcript = Transcript()
+    transcript = Narration()
     parts: dict[str, list[str]] = {"content": [], "reasoning_content": []}
     async with contextlib.aclosing(service.events(owner_id, completion)) as events:
         async for event in events:
@@ -46,7 +46,7 @@ async def complete(
         created=completion.created,
         model=completion.model,
         choices=[Choice(message=message)],
-        usage=transcript.usage,
+        usage=Usage.of(transcript.usage),
     )
 
 
@@ -58,7 +58,7 @@ async def stream(
     service: FacadeService, owner_id: uuid.UUID, completion: Completion
 ) -> AsyncIterator[str]:
     """The SSE ``data`` payloads of the streamed answer, ``[DONE]`` last."""
-    transcript = Transcript()
+    transcript = Narration()
     usage_field = completion.request.include_usage
 
     def piece(delta: dict[str, Any] | None, finish: str | None = None) -> str:
@@ -85,8 +85,7 @@ async def stream(
         return
     yield piece({}, "stop")
     if usage_field:
-        body = chunk(
-            completion.id, completion.created, completion.model, None, usage=transcript.usage
-        )
+        usage = Usage.of(transcript.usage)
+        body = chunk(completion.id, completion.created, completion.model, None, usage=usage)
         yield _data(body)
     yield DONE

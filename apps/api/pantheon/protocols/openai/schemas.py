@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from pantheon.engine.events import TokenUsage
 from pantheon.schemas import RequestBody
 
 MessageRole = Literal["system", "developer", "user", "assistant", "tool", "function"]
@@ -78,6 +79,14 @@ class Usage(BaseModel):
     prompt_tokens: int
     completion_tokens: int
     total_tokens: int
+
+    @classmethod
+    def of(cls, tokens: TokenUsage) -> Usage:
+        """A turn's token usage under OpenAI's names."""
+        prompt, completion = tokens.input_tokens, tokens.output_tokens
+        return cls(
+            prompt_tokens=prompt, completion_tokens=completion, total_tokens=prompt + completion
+        )
 
 
 class AssistantMessage(BaseModel):

@@ -1,5 +1,5 @@
 """Chat completions as Pantheon turns: pick the room or agent, open a session, start the
-turn through ``TurnService`` and read its events back as the JSON its SSE stream carries.
+turn through ``TurnService`` and read its typed events back.
 
 Each completion is a real turn: owned by the key's user, recorded in one commit like any
 other, in a session of its own (opened here, in its own short commit, and deleted again
@@ -10,17 +10,18 @@ stored history then replaces the client's. The request's model settles which:
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from collections.abc import AsyncGenerator
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pantheon.db.models import Agent, ChatSession, Room
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.events import TurnEvent
+from pantheon.engine.narration import Narration
 from pantheon.error_codes import ErrorCode
 from pantheon.errors import AppError, Conflict, ServiceUnavailable
+from pantheon.live.streamed import typed
 from pantheon.protocols.openai.errors import (
     InvalidRequest,
     ModelNotFound,
@@ -33,7 +34,6 @@ from pantheon.protocols.openai.models import card, list_models, resolve
 from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.protocols.openai.request import TurnRequest, to_turn
 from pantheon.protocols.openai.schemas import ChatCompletionCreate, ModelCard, ModelList
-from pantheon.protocols.openai.transcript import Transcript
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import SessionCreate
 from pantheon.sessions.service import SessionService, titled_by
@@ -133,14 +133,13 @@ class FacadeService:
 
     async def events(
         self, owner_id: uuid.UUID, completion: Completion
-    ) -> AsyncGenerator[dict[str, Any], None]:
-        """The turn's events from the first, as the dicts its SSE stream carries."""
-        async for streamed in await self.turns.events(owner_id, completion.turn.turn_id, 0):
-            event: dict[str, Any] = json.loads(streamed.data)
+    ) -> AsyncGenerator[TurnEvent, None]:
+        """The turn's typed events from the first."""
+        async for event in typed(await self.turns.events(owner_id, completion.turn.turn_id, 0)):
             yield event
 
 
-def outcome_error(transcript: Transcript, turn_id: str) -> AppError | None:
+def outcome_error(transcript: Narration, turn_id: str) -> AppError | None:
     """The error a finished turn's client gets instead of an answer, if any."""
     if transcript.error is not None:
         code, message = transcript.error

@@ -1,6 +1,6 @@
 """A turn's events -> a Responses API response and its stream events, one fold for both.
 
-The fold reads the turn's events in order (through the chat facade's ``Transcript``, so
+The fold reads the turn's events in order (through the ``Narration`` the chat facade uses, so
 ``content`` and ``reasoning_content`` mean exactly what they mean there) and builds the
 response's ``output``: the orchestration narrative as ``reasoning`` items (summary text),
 each tool call an agent made as a ``function_call`` item (already run by Pantheon: its
@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pantheon.engine.events import ToolCallEvent, TurnEvent
+from pantheon.engine.narration import Narration, as_sent
 from pantheon.engine.reader import TurnReader
-from pantheon.protocols.openai.transcript import Transcript
 
 ItemKind = str  # "reasoning" | "message" | "function_call"
 # What a response reports for the request settings a turn does not apply (each of its
@@ -86,7 +86,7 @@ class ResponseFold(TurnReader[dict[str, Any]]):
     def __init__(self, meta: ResponseMeta) -> None:
         super().__init__()
         self.meta = meta
-        self.transcript = Transcript()
+        self.transcript = Narration()
         self.items: list[_Item] = []
         self.status = "in_progress"
         self.error: dict[str, str] | None = None
@@ -104,7 +104,7 @@ class ResponseFold(TurnReader[dict[str, Any]]):
 
     def feed(self, event: TurnEvent) -> list[dict[str, Any]]:
         """The stream events this turn event adds (none for most)."""
-        pieces = self.transcript.feed(event.model_dump(mode="json", by_alias=True))
+        pieces = self.transcript.feed(event)
         out = super().feed(event)
         if not isinstance(event, ToolCallEvent):  # the call's item says it instead
             for field_name, text in pieces:
@@ -130,11 +130,11 @@ class ResponseFold(TurnReader[dict[str, Any]]):
             "model": self.meta.model,
             "output": [self._item_body(i, done=i is not self._open) for i in self.items],
             "usage": {
-                "input_tokens": usage.prompt_tokens,
+                "input_tokens": usage.input_tokens,
                 "input_tokens_details": {"cached_tokens": 0},
-                "output_tokens": usage.completion_tokens,
+                "output_tokens": usage.output_tokens,
                 "output_tokens_details": {"reasoning_tokens": 0},
-                "total_tokens": usage.total_tokens,
+                "total_tokens": usage.input_tokens + usage.output_tokens,
             },
             "error": self.error,
             "incomplete_details": None
@@ -239,8 +239,7 @@ class ResponseFold(TurnReader[dict[str, Any]]):
 
     def _function_call(self, event: ToolCallEvent) -> list[dict[str, Any]]:
         call_id = event.call_id
-        sent = event.model_dump(mode="json")["arguments"]  # as its JSON text carries them
-        arguments = json.dumps(sent, ensure_ascii=False)
+        arguments = json.dumps(as_sent(event.arguments), ensure_ascii=False)
         call = {"call_id": call_id, "name": event.name, "arguments": arguments}
         item = _Item("function_call", f"fc_{call_id}", call=call)
         self.items.append(item)
