@@ -25,6 +25,8 @@ from pantheon.engine.events import (
     ErrorEvent,
     EvaluationEvent,
     LLMCallEvent,
+    MessageRecordEvent,
+    ResumeStateEvent,
     RetryingEvent,
     ReviewCompletedEvent,
     ReviewEvent,
@@ -34,6 +36,7 @@ from pantheon.engine.events import (
     StageCompletedEvent,
     StageStartedEvent,
     SummaryEvent,
+    SummaryRecordEvent,
     SynthesisCompletedEvent,
     SynthesisStartedEvent,
     ToolCallEvent,
@@ -121,7 +124,11 @@ class TurnReader(Generic[Out]):
 
     def _closing(self, event: TurnEvent) -> None:
         match event:
-            case AgentCompletedEvent(agent_key=key) | AgentFailedEvent(agent_key=key):
+            case (
+                AgentCompletedEvent(agent_key=key)
+                | AgentFailedEvent(agent_key=key)
+                | MessageRecordEvent(agent_key=key)
+            ):
                 self.open.pop(key, None)
             case SynthesisCompletedEvent():
                 self.open.pop(MANAGER_KEY, None)
@@ -184,6 +191,12 @@ class TurnReader(Generic[Out]):
                 return self.on_llm_call(event)
             case ToolCallRecordEvent():
                 return self.on_tool_call_record(event)
+            case MessageRecordEvent():
+                return self.on_message_record(event)
+            case SummaryRecordEvent():
+                return self.on_summary_record(event)
+            case ResumeStateEvent():
+                return self.on_resume_state(event)
             case _:
                 assert_never(event)
 
@@ -259,5 +272,18 @@ class TurnReader(Generic[Out]):
         return ()
 
     def on_tool_call_record(self, event: ToolCallRecordEvent) -> Iterable[Out]:
+        """Internal, as ``on_llm_call``."""
+        return ()
+
+    def on_message_record(self, event: MessageRecordEvent) -> Iterable[Out]:
+        """Internal: a speaker stopped without an end event (cancelled, paused); the base
+        closes it after the hook."""
+        return ()
+
+    def on_summary_record(self, event: SummaryRecordEvent) -> Iterable[Out]:
+        """Internal, as ``on_llm_call``."""
+        return ()
+
+    def on_resume_state(self, event: ResumeStateEvent) -> Iterable[Out]:
         """Internal, as ``on_llm_call``."""
         return ()

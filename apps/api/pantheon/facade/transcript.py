@@ -246,4 +246,7 @@ HANDLERS: dict[str, Handler | None] = {
     "error": Transcript._on_error,
     "llm_call": None,
     "tool_call_record": None,
+    "message_record": None,
+    "summary_record": None,
+    "resume_state": None,
 }

@@ -32,6 +32,8 @@ from pantheon.engine.events import (
     ErrorEvent,
     EvaluationEvent,
     LLMCallEvent,
+    MessageRecordEvent,
+    ResumeStateEvent,
     RetryingEvent,
     ReviewCompletedEvent,
     ReviewEvent,
@@ -41,6 +43,7 @@ from pantheon.engine.events import (
     StageCompletedEvent,
     StageStartedEvent,
     SummaryEvent,
+    SummaryRecordEvent,
     SynthesisCompletedEvent,
     SynthesisStartedEvent,
     ToolCallEvent,
@@ -248,5 +251,8 @@ def table() -> dict[str, Callable[[RunFold, Any], Out] | None]:
         ErrorEvent: error,
         LLMCallEvent: None,
         ToolCallRecordEvent: None,
+        MessageRecordEvent: None,
+        SummaryRecordEvent: None,
+        ResumeStateEvent: None,
     }
     return {type_name(model): handler for model, handler in by_model.items()}
