@@ -93,6 +93,13 @@ class TurnReader(Generic[Out]):
     def feed(self, event: TurnEvent) -> list[Out]:
         """What ``event`` adds, its type dispatched once; the shared state kept up."""
         self.turn_id = event.turn_id
+        if type(event) is DeltaEvent:
+            # Most of a turn's events: one exact type check instead of the matches' class
+            # patterns (``isinstance`` on a pydantic model costs ~0.5 us per case tried).
+            speaker = self.open.get(event.agent_key)
+            if speaker is not None:
+                speaker.texts.append(event.text)
+            return list(self.on_delta(event))
         self._opening(event)
         out = list(self._dispatch(event))
         self._closing(event)
