@@ -28,7 +28,7 @@ async def _published(
     """The turn's log as the live runner publishes it (the outbox before each event and
     once the engine stopped), and the engine's own record; closed after that many
     deltas when ``stop_after_deltas`` is given (a cancel)."""
-    record, log = TurnRecord(outbox=[]), []
+    record, log = TurnRecord(outbox=[]), list[TurnEvent]()
     assert record.outbox is not None
     deltas = 0
     async with aclosing(run_turn(snap, gateway, TestTools(), record)) as events:
