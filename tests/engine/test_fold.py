@@ -53,8 +53,7 @@ async def test_a_finished_turn_s_events_rebuild_the_engine_s_messages(
     rebuilt = rebuild_record(snap.mode, events)
     assert _rows(rebuilt) == _rows(record)
     assert rebuilt.rounds == record.rounds
-    if mode != "review":  # the review's closing block is not in its events' messages
-        assert rebuilt.output == record.output
+    assert rebuilt.output == record.output  # the review's closing block too
 
 
 async def test_a_turn_cut_mid_answer_keeps_each_speaker_s_text_so_far(

@@ -130,7 +130,7 @@ class TurnContext:
     ) -> None:
         """Save what a continuation needs; the mode stops after this."""
         snap, budget = self.snapshot, self._loop.budget
-        self.record.resume_state = ResumeState(
+        state = ResumeState(
             mode=snap.mode,
             message=snap.message,
             roster=snap.roster,
@@ -143,6 +143,7 @@ class TurnContext:
             sequence=sequence,
             orchestrator=orchestrator,
         )
+        self.record.pause(state)
 
     def prepare_synthesis(self, request: LLMRequest) -> SpeakerRun:
         """The manager's synthesis; it gets no tools. Its slot is reserved now."""

@@ -1,11 +1,24 @@
-"""Parts of the event catalogue (``engine/events.py``) that are no event type: token
-usage as events carry it (re-exported there) and the wire form's quiet fields."""
+"""Parts of the event catalogue (``engine/events.py``) that are no event type: the base
+every event model shares, token usage as events carry it (re-exported there) and the
+wire form's quiet fields."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler
+
+
+class EventBase(BaseModel):
+    """Every event: ``type`` (its own) and ``turn_id``."""
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+    # Internal events are recorded, never sent to clients (engine/events.py).
+    internal: ClassVar[bool] = False
+    # Optional fields left out of the wire form while unset (``quiet_fields``).
+    quiet: ClassVar[tuple[str, ...]] = ()
+
+    turn_id: str
 
 
 class TokenUsage(BaseModel):

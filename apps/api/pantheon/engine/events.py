@@ -7,12 +7,15 @@ The models below are THE catalogue: every event type is defined once, here.
 these models, field for field), and ``engine/fold.py`` is the one interpretation of a
 turn's events as its record.
 
-Internal events (``INTERNAL_TYPES``: ``llm_call``, ``tool_call_record``) say what the
-turn's record holds that clients are not shown: each LLM call as it settled (usage, cost,
-timings) and each tool call as recorded (the model's argument text, the approval). They
-get no ``seq``, are never streamed, followed, replayed nor mirrored to clients; they go to
-the crash journal, the Redis stream (for a dead turn's recorder) and the stored event log
-(its internal part), so an interrupted turn keeps its usage and cost.
+Internal events (``INTERNAL_TYPES``, defined in ``engine/internal_events.py``:
+``llm_call``, ``tool_call_record``, ``message_record``, ``summary_record``,
+``resume_state``) say what the turn's record holds that clients are not shown: each LLM
+call as it settled (usage, cost, timings), each tool call as recorded (the model's
+argument text, the approval), a speaker's message no public event ends (cancelled,
+paused), the session's new summary and an approval's resume state. They get no ``seq``,
+are never streamed, followed, replayed nor mirrored to clients; they go to the crash
+journal, the Redis stream (for a dead turn's recorder) and the stored event log (its
+internal part): the fold records every turn from its events alone (ADR 0038).
 
 Notes:
 - ``round`` is the orchestrator round or the review round (1-based) and ``null`` in the
@@ -66,33 +69,26 @@ Notes:
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
     AliasChoices,
-    BaseModel,
-    ConfigDict,
     Field,
     TypeAdapter,
     model_serializer,
 )
 
-from pantheon.engine.call_output import CallOutput
+from pantheon.engine.event_parts import EventBase as _Event
 from pantheon.engine.event_parts import TokenUsage as TokenUsage
 from pantheon.engine.event_parts import TurnUsage as TurnUsage
 from pantheon.engine.event_parts import quiet_fields
-from pantheon.engine.values import ApprovalStatus, CallStatus, Mode, Purpose, ReviewStop
-
-
-class _Event(BaseModel):
-    model_config = ConfigDict(frozen=True, populate_by_name=True)
-    # Internal events are recorded, never sent to clients (module docstring).
-    internal: ClassVar[bool] = False
-    # Optional fields left out of the wire form while unset (``event_parts.quiet_fields``).
-    quiet: ClassVar[tuple[str, ...]] = ()
-
-    turn_id: str
+from pantheon.engine.internal_events import InternalEvent as InternalEvent
+from pantheon.engine.internal_events import LLMCallEvent as LLMCallEvent
+from pantheon.engine.internal_events import MessageRecordEvent as MessageRecordEvent
+from pantheon.engine.internal_events import ResumeStateEvent as ResumeStateEvent
+from pantheon.engine.internal_events import SummaryRecordEvent as SummaryRecordEvent
+from pantheon.engine.internal_events import ToolCallRecordEvent as ToolCallRecordEvent
+from pantheon.engine.values import Mode, ReviewStop
 
 
 class TurnStartedEvent(_Event):
@@ -290,61 +286,6 @@ class ErrorEvent(_Event):
     message: str
 
 
-class LLMCallEvent(_Event):
-    """Internal: one LLM call settled (ok, error or cancelled with estimated usage); the
-    record's ``llm_calls`` entry number ``index`` (start order, 0-based). ``digest``
-    (``llm/digest.py``) and ``output`` let a replay serve it again (``None`` in turns
-    recorded before they were kept); ``replayed``: it was served from a record, nothing
-    was paid."""
-
-    internal: ClassVar[bool] = True
-    type: Literal["llm_call"] = "llm_call"
-    index: int
-    purpose: Purpose
-    model: str
-    agent_key: str | None
-    round: int | None
-    input_tokens: int
-    output_tokens: int
-    usage_estimated: bool
-    latency_ms: int
-    ttft_ms: int | None
-    status: CallStatus
-    error_code: str | None
-    cost_usd: float
-    started_at: datetime
-    digest: str | None = None
-    output: CallOutput | None = None
-    replayed: bool = False
-    upstream_model: str | None = None
-    retries: int = 0
-    finish_reason: str | None = None
-
-
-class ToolCallRecordEvent(_Event):
-    """Internal: one tool call as recorded (``tool_calls`` entry number ``index``, in
-    announcement order): the model's argument text as written, the recorded result,
-    the approval; also for calls that got no ``tool_result`` (held, cancelled).
-    ``executed``: the tool runner was called (else the engine refused or held the call);
-    ``None`` in turns recorded before it was kept."""
-
-    internal: ClassVar[bool] = True
-    type: Literal["tool_call_record"] = "tool_call_record"
-    index: int
-    agent_key: str
-    round: int
-    call_id: str
-    name: str
-    arguments: str
-    result: str
-    ok: bool
-    duration_ms: int
-    approval: ApprovalStatus | None = None
-    executed: bool | None = None
-
-
-InternalEvent = LLMCallEvent | ToolCallRecordEvent
-
 TurnEvent = Annotated[
     TurnStartedEvent
     | SummaryEvent
@@ -369,7 +310,10 @@ TurnEvent = Annotated[
     | TurnCompletedEvent
     | ErrorEvent
     | LLMCallEvent
-    | ToolCallRecordEvent,
+    | ToolCallRecordEvent
+    | MessageRecordEvent
+    | SummaryRecordEvent
+    | ResumeStateEvent,
     Field(discriminator="type"),
 ]
 

@@ -1,14 +1,15 @@
 """The one fold: a turn's record from its events (public and internal, in publish order).
 
-Used for a turn whose process died (its ``TurnRecord`` died with it; its events did not:
-journal, shared stream), and checked against the engine's own record for finished turns
-of every mode (tests/turns_api/test_fold_equals_record.py). Every type of the catalogue is
-either folded or ignored on purpose (``HANDLED`` / ``IGNORED``, checked by a test):
+Every turn is recorded from it (ADR 0038): a finished one from the log the live runner
+published, one whose process died from what its journal or shared stream kept
+(live/interrupted.py). It is a ``TurnReader``: the base places every type of the
+catalogue and keeps who is speaking, with the text streamed so far and the message slot
+each speaker takes (turn order, as the engine reserves them). On that:
 
-- each ``agent_started`` / ``synthesis_started`` takes the next message slot (turn
-  order, as the engine reserves them); ``delta``s add to the speaker's text;
-  ``agent_completed`` / ``synthesis_completed`` make it ``ok`` with the final text,
-  ``agent_failed`` ``failed`` with its code and the text streamed before the failure;
+- ``agent_completed`` / ``synthesis_completed`` make the speaker's message ``ok`` with
+  the final text, ``agent_failed`` ``failed`` with its code and the text streamed before
+  the failure; the internal ``message_record`` is a message no public event ends
+  (``cancelled`` with the text so far, ``awaiting_approval``), as the engine set it;
 - a speaker still open at the end keeps its text so far, status ``cancelled`` with
   error code ``interrupted`` (it reads ``<text> [interrupted]`` in the output);
 - a pipeline stage taken over from an earlier turn (``stage_completed`` with
@@ -20,108 +21,143 @@ either folded or ignored on purpose (``HANDLED`` / ``IGNORED``, checked by a tes
   ``approval`` (it may have run before the events stopped);
 - the internal ``llm_call`` is one LLM call at its place (``index``, start order): usage
   and cost survive the process (a call still running when it died has none);
-- ``rounds`` is the last ``round_start``'s round, or 1 once the turn started.
-
-What the events do not carry stays the engine's: ``resume_state`` (approvals), the
-session ``summary``, ``context_dropped`` and the review's ``closing`` block.
+- ``rounds`` is the last ``round_start``'s round, or 1 once the turn started;
+- ``summary``'s ``dropped_messages`` is ``context_dropped``, the internal
+  ``summary_record`` the session summary to store, ``review_completed`` the review's
+  closing block and the internal ``resume_state`` what a paused turn's continuation
+  needs (its status is then ``awaiting_approval``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 
 from pantheon.engine.events import (
     AgentCompletedEvent,
     AgentFailedEvent,
-    AgentStartedEvent,
-    DeltaEvent,
     LLMCallEvent,
+    MessageRecordEvent,
+    ResumeStateEvent,
+    ReviewCompletedEvent,
     RoundStartEvent,
     StageCompletedEvent,
+    SummaryEvent,
+    SummaryRecordEvent,
     SynthesisCompletedEvent,
-    SynthesisStartedEvent,
     ToolCallEvent,
     ToolCallRecordEvent,
     ToolResultEvent,
     TurnEvent,
     TurnStartedEvent,
 )
+from pantheon.engine.modes.review_calls import Candidate, closing_text
+from pantheon.engine.reader import OpenSpeaker, TurnReader
 from pantheon.engine.record import LLMCallRecord, ProducedMessage, ToolCallRecord, TurnRecord
-from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME
-from pantheon.engine.values import ApprovalStatus, MessageStatus, Mode, SpeakerRole
+from pantheon.engine.snapshot import SessionSummary
+from pantheon.engine.speakers import MANAGER_KEY
+from pantheon.engine.values import ApprovalStatus, MessageStatus, Mode
 from pantheon.error_codes import ErrorCode
 
 INTERRUPTED = "interrupted"
-# The types the fold reads (``_Fold.apply``) and those it ignores on purpose: what they
-# say is in other events (``agent_completed`` has the text the deltas built) or is no
-# part of the record (routing, verdicts, the final event the layer above adds).
-HANDLED = frozenset(
-    {
-        "turn_started", "round_start", "agent_started", "synthesis_started", "delta",
-        "agent_completed", "synthesis_completed", "agent_failed", "stage_completed",
-        "tool_call", "tool_result", "tool_call_record", "llm_call",
-    }
-)  # fmt: skip
-IGNORED = frozenset(
-    {
-        "summary", "round_end", "routing", "approval_required", "evaluation",
-        "stage_started", "review", "review_completed", "turn_completed", "error",
-        "retrying",
-    }
-)  # fmt: skip
 
 
-@dataclass(eq=False)
-class _Speaking:
-    slot: int
-    role: SpeakerRole
-    key: str
-    name: str
-    round: int | None
-    texts: list[str] = field(default_factory=list)
+class RecordFold(TurnReader[None]):
+    """Feed it a turn's events; ``close`` gives the record (module docstring)."""
 
-    def message(
-        self, status: MessageStatus, error_code: str | None, text: str | None = None
-    ) -> ProducedMessage:
-        content = "".join(self.texts) if text is None else text
-        return ProducedMessage(
-            self.role, self.key, self.name, self.round, content, status, error_code
-        )
+    def __init__(self, mode: Mode, approvals: Mapping[str, ApprovalStatus] | None = None) -> None:
+        super().__init__()
+        self.record = TurnRecord(mode=mode)
+        self.approvals = dict(approvals or {})  # a continuation's decided calls, by call id
+        # Announced tool calls in event order: the call and its speaker's message slot.
+        self.tools: dict[str, tuple[ToolCallEvent, int]] = {}
+        self.results: dict[str, ToolResultEvent] = {}
+        self.recorded: dict[str, ToolCallRecordEvent] = {}
 
+    def _message(self, slot: int, message: ProducedMessage) -> None:
+        """Set the message of ``slot``, reserving the slots up to it (the base numbers them)."""
+        while self.record.message_slots <= slot:
+            self.record.reserve_message()
+        self.record.set_message(slot, message)
 
-@dataclass(eq=False)
-class _Rebuild:
-    record: TurnRecord
-    approvals: dict[str, ApprovalStatus]  # the decided calls not seen yet
-    speaking: dict[str, _Speaking] = field(default_factory=dict)  # by agent key
-    # Announced tool calls in event order: the call and its speaker's message slot.
-    tools: dict[str, tuple[ToolCallEvent, int]] = field(default_factory=dict)
-    results: dict[str, ToolResultEvent] = field(default_factory=dict)
-    recorded: dict[str, ToolCallRecordEvent] = field(default_factory=dict)
-
-    def start(self, role: SpeakerRole, key: str, name: str, round_: int | None) -> None:
-        slot = self.record.reserve_message()
-        self.speaking[key] = _Speaking(slot, role, key, name, round_)
-
-    def end(self, key: str, status: MessageStatus, code: str | None, text: str | None) -> None:
-        speaker = self.speaking.pop(key, None)
+    def _end(self, key: str, status: MessageStatus, code: str | None, text: str | None) -> None:
+        speaker = self.open.get(key)  # still open: the base closes it after the hook
         if speaker is not None:
-            self.record.set_message(speaker.slot, speaker.message(status, code, text))
+            self._message(speaker.slot, _produced(speaker, status, code, text))
 
-    def tool_call(self, event: ToolCallEvent) -> None:
-        speaker = self.speaking.get(event.agent_key)
+    def on_turn_started(self, event: TurnStartedEvent) -> Iterable[None]:
+        self.record.rounds = 1  # modes without rounds count one
+        return ()
+
+    def on_round_start(self, event: RoundStartEvent) -> Iterable[None]:
+        self.record.rounds = event.round
+        return ()
+
+    def on_summary(self, event: SummaryEvent) -> Iterable[None]:
+        self.record.context_dropped = event.dropped_messages
+        return ()
+
+    def on_summary_record(self, event: SummaryRecordEvent) -> Iterable[None]:
+        self.record.summary = SessionSummary(
+            event.text, event.through_turn_id, event.through_at, event.messages, event.updated_at
+        )
+        return ()
+
+    def on_resume_state(self, event: ResumeStateEvent) -> Iterable[None]:
+        self.record.resume_state = event.state
+        return ()
+
+    def on_review_completed(self, event: ReviewCompletedEvent) -> Iterable[None]:
+        best = None if event.round is None else Candidate(event.round, event.text, event.score)
+        self.record.closing = closing_text(best, event.reason)
+        return ()
+
+    def on_agent_completed(self, event: AgentCompletedEvent) -> Iterable[None]:
+        self._end(event.agent_key, "ok", None, event.text)
+        return ()
+
+    def on_synthesis_completed(self, event: SynthesisCompletedEvent) -> Iterable[None]:
+        self._end(MANAGER_KEY, "ok", None, event.text)  # a fallback's speaker already failed
+        return ()
+
+    def on_agent_failed(self, event: AgentFailedEvent) -> Iterable[None]:
+        self._end(event.agent_key, "failed", event.code, None)
+        return ()
+
+    def on_message_record(self, event: MessageRecordEvent) -> Iterable[None]:
+        self._end(event.agent_key, event.status, event.error_code, event.content)
+        return ()
+
+    def on_stage_completed(self, event: StageCompletedEvent) -> Iterable[None]:
+        if event.reused:  # the base counted its slot: the last one
+            message = ProducedMessage(
+                "assistant", event.agent_key, event.agent_name, None, event.text, reused=True
+            )
+            self._message(self.slots - 1, message)
+        return ()
+
+    def on_tool_call(self, event: ToolCallEvent) -> Iterable[None]:
+        speaker = self.open.get(event.agent_key)
         if speaker is not None:
             self.tools[event.call_id] = (event, speaker.slot)
+        return ()
 
-    def llm_call(self, event: LLMCallEvent) -> None:
+    def on_tool_result(self, event: ToolResultEvent) -> Iterable[None]:
+        self.results[event.call_id] = event
+        return ()
+
+    def on_tool_call_record(self, event: ToolCallRecordEvent) -> Iterable[None]:
+        self.recorded[event.call_id] = event
+        return ()
+
+    def on_llm_call(self, event: LLMCallEvent) -> Iterable[None]:
         while self.record.llm_slots <= event.index:
             self.record.reserve_call()
         fields = event.model_dump(exclude={"turn_id", "type", "index", "output"})
         self.record.set_call(event.index, LLMCallRecord(**fields, output=event.output))
+        return ()
 
-    def tool_record(self, call: ToolCallEvent, message_slot: int) -> ToolCallRecord:
+    def _tool_record(self, call: ToolCallEvent, message_slot: int) -> ToolCallRecord:
         """The call as the engine recorded it, else as its events tell."""
         known = self.recorded.get(call.call_id)
         if known is not None:
@@ -139,7 +175,7 @@ class _Rebuild:
             message_slot, approval=self.approvals.get(call.call_id),
         )  # fmt: skip
 
-    def close_tools(self) -> None:
+    def _close_tools(self) -> None:
         """The tool calls in the engine's order (``index``); a call it did not record
         stays right after the one announced before it."""
         ordered: list[tuple[float, int, str]] = []
@@ -151,55 +187,35 @@ class _Rebuild:
         for _place, _position, call_id in sorted(ordered):
             call, message_slot = self.tools[call_id]
             self.record.set_tool_call(
-                self.record.reserve_tool_call(), self.tool_record(call, message_slot)
+                self.record.reserve_tool_call(), self._tool_record(call, message_slot)
             )
 
-    def apply(self, event: TurnEvent) -> None:
-        match event:
-            case TurnStartedEvent():
-                self.record.rounds = 1  # modes without rounds count one
-            case RoundStartEvent(round=round_):
-                self.record.rounds = round_
-            case AgentStartedEvent(agent_key=key, agent_name=name, round=round_):
-                self.start("assistant", key, name, round_)
-            case SynthesisStartedEvent():
-                self.start("manager", MANAGER_KEY, MANAGER_NAME, None)
-            case DeltaEvent(agent_key=key, text=text) if key in self.speaking:
-                self.speaking[key].texts.append(text)
-            case AgentCompletedEvent(agent_key=key, text=text):
-                self.end(key, "ok", None, text)
-            case SynthesisCompletedEvent(text=text):
-                self.end(MANAGER_KEY, "ok", None, text)
-            case AgentFailedEvent(agent_key=key, code=code):
-                self.end(key, "failed", code, None)
-            case StageCompletedEvent(reused=True, agent_key=key, agent_name=name, text=text):
-                message = ProducedMessage("assistant", key, name, None, text, reused=True)
-                self.record.set_message(self.record.reserve_message(), message)
-            case ToolCallEvent():
-                self.tool_call(event)
-            case ToolResultEvent(call_id=call_id):
-                self.results[call_id] = event
-            case ToolCallRecordEvent(call_id=call_id):
-                self.recorded[call_id] = event
-            case LLMCallEvent():
-                self.llm_call(event)
-            case _:  # IGNORED, or a delta of nobody speaking
-                pass
-
     def close(self) -> TurnRecord:
-        """Cut what was still under way when the events stopped."""
-        self.close_tools()
-        for key in list(self.speaking):
-            self.end(key, "cancelled", ErrorCode.INTERRUPTED, None)
+        """The record; what was still under way when the events stopped is cut."""
+        self._close_tools()
+        for speaker in self.open.values():
+            self._message(
+                speaker.slot, _produced(speaker, "cancelled", ErrorCode.INTERRUPTED, None)
+            )
+        self.open.clear()
         return self.record
 
 
+def _produced(
+    speaker: OpenSpeaker, status: MessageStatus, code: str | None, text: str | None
+) -> ProducedMessage:
+    content = speaker.text if text is None else text
+    return ProducedMessage(
+        speaker.role, speaker.key, speaker.name, speaker.round, content, status, code
+    )
+
+
 def rebuild_record(
-    mode: Mode, events: Sequence[TurnEvent], approvals: Mapping[str, ApprovalStatus] | None = None
+    mode: Mode, events: Iterable[TurnEvent], approvals: Mapping[str, ApprovalStatus] | None = None
 ) -> TurnRecord:
-    """The record the engine would have held after ``events`` (see the module docstring);
-    ``approvals``: a continuation's decided calls, by call id."""
-    rebuild = _Rebuild(TurnRecord(mode=mode), dict(approvals or {}))
+    """The record of a turn from its ``events`` (see the module docstring); ``approvals``:
+    a continuation's decided calls, by call id."""
+    fold = RecordFold(mode, approvals)
     for event in events:
-        rebuild.apply(event)
-    return rebuild.close()
+        fold.feed(event)
+    return fold.close()

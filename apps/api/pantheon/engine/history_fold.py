@@ -116,7 +116,7 @@ async def fold_history(
     dropped = sum(len(e) for e in folded[done:])
     ctx.snapshot = replace(snap, history=tuple(e for x in kept for e in x), summary=summary)
     if summary is not snap.summary:
-        ctx.record.summary = summary
+        ctx.record.keep_summary(summary)
     ctx.record.context_dropped = dropped
     yield SummaryEvent(
         turn_id=snap.turn_id,

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar, Literal
 
 from pantheon.engine.events import (
+    INTERNAL_TYPES,
     AgentCompletedEvent,
     AgentFailedEvent,
     AgentStartedEvent,
@@ -75,8 +76,8 @@ class Narration(TurnReader[Piece]):
     # Nothing to show: the base keeps what they say (``turn_started``'s mode and agents),
     # their content comes with another event (``round_end``'s with the round's agents),
     # or they are internal (never sent to a client).
-    IGNORED: ClassVar[frozenset[str]] = frozenset(
-        {"turn_started", "summary", "round_end", "retrying", "llm_call", "tool_call_record"}
+    IGNORED: ClassVar[frozenset[str]] = (
+        frozenset({"turn_started", "summary", "round_end", "retrying"}) | INTERNAL_TYPES
     )
 
     def __init__(self) -> None:

@@ -21,10 +21,13 @@ Promises:
   Failed route/evaluate calls do not degrade the status (the engine falls back and says
   so with ``fallback=true``). ``"cancelled"`` is decided by the layer above.
 - ``output`` is the turn's text, formatted as in the seed.
-- With an ``outbox`` (the live runner gives one), each LLM call and tool call, once
-  set, is also appended there as its internal event (``llm_call``, ``tool_call_record``)
-  for the layer above to journal and store: the record can then be folded back from the
-  turn's events (``engine/fold.py``), even when the process dies mid-turn.
+- With an ``outbox`` (the live runner gives one), what the public events do not say is
+  also appended there as internal events (``engine/internal_events.py``) for the layer
+  above to publish, journal and store: each LLM call and tool call once set, a message
+  set ``cancelled`` or ``awaiting_approval`` (no end event says it), the session's new
+  summary (``keep_summary``) and the resume state (``pause``). The turn's record is then
+  the fold of its events (``engine/fold.py``), finished or interrupted (ADR 0038); this
+  accumulator stays the engine's working state (slots in turn order, the outbox).
 
   Modes whose spec's ``output`` is ``rounds`` (orchestrator)::
 
@@ -56,7 +59,15 @@ from typing import Any
 
 from pantheon.engine.approvals import ResumeState
 from pantheon.engine.call_output import CallOutput
-from pantheon.engine.events import InternalEvent, LLMCallEvent, ToolCallRecordEvent, TurnUsage
+from pantheon.engine.events import (
+    InternalEvent,
+    LLMCallEvent,
+    MessageRecordEvent,
+    ResumeStateEvent,
+    SummaryRecordEvent,
+    ToolCallRecordEvent,
+    TurnUsage,
+)
 from pantheon.engine.modes.specs import mode_spec
 from pantheon.engine.output_text import message_line, pipeline_output, rounds_output
 from pantheon.engine.snapshot import SessionSummary
@@ -69,6 +80,9 @@ from pantheon.engine.values import (
     RecordStatus,
     SpeakerRole,
 )
+
+# Message statuses no public event announces: the outbox gets a ``message_record``.
+_UNANNOUNCED: frozenset[MessageStatus] = frozenset({"cancelled", "awaiting_approval"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,8 +171,32 @@ class TurnRecord:
         self._messages.append(None)
         return len(self._messages) - 1
 
+    @property
+    def message_slots(self) -> int:
+        """How many message slots were reserved (set or not)."""
+        return len(self._messages)
+
     def set_message(self, slot: int, message: ProducedMessage) -> None:
         self._messages[slot] = message
+        if self.outbox is not None and message.status in _UNANNOUNCED:
+            event = MessageRecordEvent(
+                turn_id=self.turn_id, agent_key=message.agent_key, status=message.status,
+                error_code=message.error_code, content=message.content,
+            )  # fmt: skip
+            self.outbox.append(event)
+
+    def keep_summary(self, summary: SessionSummary | None) -> None:
+        """The session's new summary, stored with the turn."""
+        self.summary = summary
+        if self.outbox is not None and summary is not None:
+            fields_ = {item.name: getattr(summary, item.name) for item in fields(summary)}
+            self.outbox.append(SummaryRecordEvent(turn_id=self.turn_id, **fields_))
+
+    def pause(self, state: ResumeState) -> None:
+        """An agent paused for approval: what the continuation needs."""
+        self.resume_state = state
+        if self.outbox is not None:
+            self.outbox.append(ResumeStateEvent(turn_id=self.turn_id, state=state))
 
     def reserve_call(self) -> int:
         self._calls.append(None)

@@ -9,7 +9,8 @@ of the events it had published. Promises:
   loser's write fails on the primary key and it returns ``False`` too.
 - One transaction through the recorder, like any turn: the turn row (``interrupted``,
   error code ``interrupted``), the user's message, each speaker's text as the events
-  held it (``engine/fold.py``) and the event log.
+  held it and the event log: the record is the fold of its events (``record_of``), as
+  for every finished turn.
 - The event log is the events given, in order, followed by one ``error`` event with
   ``code: interrupted`` (``interrupted_event``); a ``turn_completed`` or ``error`` the
   caller passes (a commit that failed) is dropped first, so the log still ends once.
@@ -34,12 +35,12 @@ from pantheon.db.engine import Database
 from pantheon.db.models import Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.engine.events import ErrorEvent, TurnEvent, event_from_json, event_to_json
-from pantheon.engine.fold import INTERRUPTED, rebuild_record
+from pantheon.engine.fold import INTERRUPTED
 from pantheon.engine.snapshot import TurnSnapshot
 from pantheon.error_codes import ErrorCode
 from pantheon.live.meta import TurnMeta
 from pantheon.live.observers.tracing_turn import trace_interrupted
-from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
+from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_of, record_turn
 from pantheon.live.registry import PublishedEvent
 from pantheon.observability import metrics
 
@@ -92,7 +93,8 @@ async def record_interrupted(
         parsed = await asyncio.to_thread(_parse, events)
     else:
         parsed = _parse(events)
-    record = rebuild_record(meta.mode, [event for event, _ in parsed], meta.approvals)
+    published = _numbered(parsed)
+    record = record_of(meta.mode, published, meta.approvals)  # as a finished turn's
     # The recorder reads only the snapshot's ids, mode and message (a continuation's:
     # its decisions, as the meta keeps them); the roster is gone.
     snapshot = TurnSnapshot(meta.turn_id, meta.session_id, meta.mode, meta.message, (), "")
@@ -102,7 +104,6 @@ async def record_interrupted(
         message_ids=plan_message_ids(record), idempotency_key=None,
         request_hash=meta.request_hash, continues=meta.continues,
     )  # fmt: skip
-    published = _numbered(parsed)
     last = interrupted_event(meta.turn_id)
     published.append(
         PublishedEvent(sum(not p.internal for p in published) + 1, last, event_to_json(last))

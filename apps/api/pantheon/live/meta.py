@@ -32,6 +32,12 @@ def continued_turn(snapshot: TurnSnapshot) -> str | None:
     return snapshot.resume.continues if snapshot.resume is not None else None
 
 
+def decided_calls(snapshot: TurnSnapshot) -> dict[str, ApprovalStatus]:
+    """A continuation's decided calls: call id -> approved / rejected (else empty)."""
+    resume = snapshot.resume
+    return {} if resume is None else {c: d.approval for c, d in resume.decisions.items()}
+
+
 class TurnMeta(BaseModel):
     """A turn's identity and request: ids as canonical strings, ``created_at`` in UTC."""
 
@@ -63,13 +69,11 @@ class TurnMeta(BaseModel):
         trace: TurnTrace | None = None,
     ) -> TurnMeta:
         """The meta of the turn that runs ``snapshot``."""
-        resume = snapshot.resume
-        approvals = {} if resume is None else {c: d.approval for c, d in resume.decisions.items()}
         return cls(
             turn_id=snapshot.turn_id, session_id=snapshot.session_id, owner_id=owner_id,
             mode=snapshot.mode, message=user_text(snapshot), created_at=created_at,
             idempotency_key=key, request_hash=request_hash,
-            continues=continued_turn(snapshot), approvals=approvals, trace=trace,
+            continues=continued_turn(snapshot), approvals=decided_calls(snapshot), trace=trace,
         )  # fmt: skip
 
     def to_json(self) -> str:

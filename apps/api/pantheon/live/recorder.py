@@ -1,6 +1,7 @@
 """Writes a finished turn in one transaction: the turn, its messages, LLM and tool calls,
 its event log (one compressed row, ``turns.event_log``) and, when the turn folded older
-history, the session's new summary.
+history, the session's new summary. What it writes is the fold of the turn's published
+events (``record_of``), whether the turn finished or its process died (ADR 0038).
 
 Promise: either all of it is committed, once, or nothing is (the unit of work rolls back).
 A transient failure (lost connection, locked database) is retried a few times first.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,8 +25,10 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from pantheon.db.engine import Database
 from pantheon.db.models import ChatSession, LLMCall, Message, ToolCallRow, Turn, TurnEventLog
 from pantheon.db.uow import unit_of_work
+from pantheon.engine.fold import rebuild_record
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import TurnSnapshot
+from pantheon.engine.values import ApprovalStatus, Mode
 from pantheon.live import event_log
 from pantheon.live.meta import user_text
 from pantheon.live.registry import PublishedEvent
@@ -52,6 +56,14 @@ class FinishedTurn:
     idempotency_key: str | None
     request_hash: str | None
     continues: str | None  # the paused turn a continuation finishes
+
+
+def record_of(
+    mode: Mode, log: Sequence[PublishedEvent], approvals: Mapping[str, ApprovalStatus]
+) -> TurnRecord:
+    """The one record path (ADR 0038): the turn's record as the fold reads the events it
+    published, public and internal, for a finished turn and an interrupted one alike."""
+    return rebuild_record(mode, (published.event for published in log), approvals)
 
 
 def plan_message_ids(record: TurnRecord) -> list[uuid.UUID]:

@@ -1,5 +1,9 @@
 """The body of a live turn: run the engine, publish its events, record once, then finish.
 
+The record written is the fold of the events the turn published (public and internal:
+``live.log``), the same path as an interrupted turn's (ADR 0038); the engine's own
+``TurnRecord`` is only its working state and the outbox of those internal events.
+
 Order of the last steps (the promise clients rely on): the engine stops; the turn, its
 messages, calls and events (including ``turn_completed``) commit in one transaction that
 a disconnect or cancel cannot interrupt; only then is ``turn_completed`` published. When
@@ -24,10 +28,10 @@ from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.values import TurnStatus
 from pantheon.error_codes import ErrorCode
-from pantheon.live.meta import continued_turn
+from pantheon.live.meta import continued_turn, decided_calls
 from pantheon.live.observers.tracing_turn import attach, traced
 from pantheon.live.observers.turn_metrics import OfferedTools, TurnMetrics
-from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_turn
+from pantheon.live.recorder import FinishedTurn, plan_message_ids, record_of, record_turn
 from pantheon.live.registry import LiveTurn
 from pantheon.llm.deadline import deadline_scope
 from pantheon.llm.gateway import LLMGateway
@@ -137,9 +141,11 @@ async def execute_turn(job: TurnJob, live: LiveTurn) -> None:
 
 async def _execute(job: TurnJob, live: LiveTurn) -> None:
     started_at = utcnow()
-    record = TurnRecord(outbox=[])
-    abort = await _drive_engine(job, live, record)
-    _drain(live, record)  # the calls that settled as the engine stopped (cancelled ones too)
+    working = TurnRecord(outbox=[])  # the engine's: its outbox feeds the log
+    abort = await _drive_engine(job, live, working)
+    _drain(live, working)  # what settled as the engine stopped (cancelled calls, speakers)
+    # Recorded from the events it published, as an interrupted turn is (ADR 0038).
+    record = record_of(job.snapshot.mode, live.log, decided_calls(job.snapshot))
     status: TurnStatus
     if abort is TurnAbort.CANCELLED:
         status = "cancelled"

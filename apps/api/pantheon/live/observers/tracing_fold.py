@@ -16,10 +16,11 @@ marked with the turn's end (``error.type``: ``cancelled``, ``interrupted`` ...).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from pantheon.engine import events as ev
+from pantheon.engine.reader import TurnReader
 from pantheon.error_codes import ErrorCode
 from pantheon.live.observers.turn_metrics import call_outcome, tool_outcome
 from pantheon.observability.spans import AttrValue, SpanData
@@ -35,7 +36,6 @@ _STEPS: dict[str, tuple[str, frozenset[str]]] = {
 }
 _MANAGER_PURPOSES = frozenset().union(*(purposes for _, purposes in _STEPS.values()))
 _ERROR_STATUSES = frozenset({"failed", "cancelled", "interrupted", "error"})
-_AGENT_ENDS = (ev.AgentCompletedEvent, ev.AgentFailedEvent, ev.ApprovalRequiredEvent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +62,15 @@ def _content(role: str, text: str) -> str:
     return json.dumps([{"role": role, "parts": [{"type": "text", "content": text}]}])
 
 
-class _SpanFold:
+class _SpanFold(TurnReader[None]):
+    """A ``TurnReader``: its hooks open and close the spans; the agents' spans are its own
+    (the base's open speakers end with their events, a span may wait for its agent)."""
+
     def __init__(self, facts: TurnFacts) -> None:
+        super().__init__()
         self.facts = facts
         self.spans: list[SpanData] = []
-        self.agents: dict[str, SpanData] = {}
+        self.agent_spans: dict[str, SpanData] = {}
         self.pending: list[tuple[str, SpanData]] = []  # manager calls awaiting their step
         self.early: dict[str, list[SpanData]] = {}  # an agent's spans before it started
         self.step_start: int | None = None  # a round's or the synthesis's beginning
@@ -75,24 +79,66 @@ class _SpanFold:
         self.root = facts.trace.span_id
 
     def apply(self, event: ev.TurnEvent, at: int | None) -> None:
-        if isinstance(event, ev.LLMCallEvent):
-            self._chat(event)
-        elif at is not None:
+        """Feed ``event``; ``at`` is its clock reading (an ``llm_call`` carries its own)."""
+        if at is not None and not isinstance(event, ev.LLMCallEvent):
             self.now = max(self.now, at)
-        if isinstance(event, ev.AgentStartedEvent):
-            self._agent_started(event)
-        elif isinstance(event, _AGENT_ENDS):
-            self._agent_ended(event)
-        elif isinstance(event, ev.ToolCallRecordEvent):
-            self._tool(event)
-        elif isinstance(event, ev.RoundStartEvent | ev.SynthesisStartedEvent):
-            self.step_start = self.now
-        elif event.type in _STEPS:
-            self._step(event)
-        elif isinstance(event, ev.TurnCompletedEvent):
-            self.status = event.status
-        elif isinstance(event, ev.ErrorEvent):
-            self.status = "error" if self.status != "interrupted" else self.status
+        self.feed(event)
+
+    def on_llm_call(self, event: ev.LLMCallEvent) -> Iterable[None]:
+        self._chat(event)
+        return ()
+
+    def on_agent_started(self, event: ev.AgentStartedEvent) -> Iterable[None]:
+        self._agent_started(event)
+        return ()
+
+    def on_agent_completed(self, event: ev.AgentCompletedEvent) -> Iterable[None]:
+        self._agent_ended(event)
+        return ()
+
+    def on_agent_failed(self, event: ev.AgentFailedEvent) -> Iterable[None]:
+        self._agent_ended(event)
+        return ()
+
+    def on_approval_required(self, event: ev.ApprovalRequiredEvent) -> Iterable[None]:
+        self._agent_ended(event)
+        return ()
+
+    def on_tool_call_record(self, event: ev.ToolCallRecordEvent) -> Iterable[None]:
+        self._tool(event)
+        return ()
+
+    def on_round_start(self, event: ev.RoundStartEvent) -> Iterable[None]:
+        self.step_start = self.now
+        return ()
+
+    def on_synthesis_started(self, event: ev.SynthesisStartedEvent) -> Iterable[None]:
+        self.step_start = self.now
+        return ()
+
+    def on_routing(self, event: ev.RoutingEvent) -> Iterable[None]:
+        self._step(event)
+        return ()
+
+    def on_evaluation(self, event: ev.EvaluationEvent) -> Iterable[None]:
+        self._step(event)
+        return ()
+
+    def on_synthesis_completed(self, event: ev.SynthesisCompletedEvent) -> Iterable[None]:
+        self._step(event)
+        return ()
+
+    def on_summary(self, event: ev.SummaryEvent) -> Iterable[None]:
+        self._step(event)
+        return ()
+
+    def on_turn_completed(self, event: ev.TurnCompletedEvent) -> Iterable[None]:
+        self.status = event.status
+        return ()
+
+    def on_error(self, event: ev.ErrorEvent) -> Iterable[None]:
+        self.status = "error" if self.status != "interrupted" else self.status
+        return ()
 
     def _chat(self, event: ev.LLMCallEvent) -> None:
         start, end = _ns(event)
@@ -129,7 +175,7 @@ class _SpanFold:
         self.spans.append(span)
 
     def _under_agent(self, key: str, span: SpanData) -> None:
-        agent = self.agents.get(key)
+        agent = self.agent_spans.get(key)
         if agent is not None:
             span.parent_id = agent.span_id
         else:
@@ -148,12 +194,12 @@ class _SpanFold:
         for early in self.early.pop(event.agent_key, []):
             early.parent_id = span.span_id
             span.start_ns = min(span.start_ns, early.start_ns)
-        self.agents[event.agent_key] = span
+        self.agent_spans[event.agent_key] = span
 
     def _agent_ended(
         self, event: ev.AgentCompletedEvent | ev.AgentFailedEvent | ev.ApprovalRequiredEvent
     ) -> None:
-        span = self.agents.pop(event.agent_key, None)
+        span = self.agent_spans.pop(event.agent_key, None)
         if span is None:  # the manager's failed synthesis
             if isinstance(event, ev.AgentFailedEvent) and self.step_start is not None:
                 self._close_step("synthesize", frozenset({"synthesis"}), {}, event.code)
@@ -231,10 +277,10 @@ class _SpanFold:
     def finish(self) -> list[SpanData]:
         end = max(self.now, self.facts.end_ns)
         ended = self.status if self.status in _ERROR_STATUSES else "turn_ended"
-        for span in self.agents.values():  # agents the end cut short
+        for span in self.agent_spans.values():  # agents the end cut short
             span.end_ns, span.error = end, ended
             self.spans.append(span)
-        self.agents.clear()
+        self.agent_spans.clear()
         return [self._turn_span(end), *self.spans]
 
     def _turn_span(self, end: int) -> SpanData:

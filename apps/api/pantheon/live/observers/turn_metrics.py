@@ -14,7 +14,7 @@ servers' tools, as ``OfferedTools`` saw them listed); any other name a model mad
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pantheon.engine.events import (
@@ -22,8 +22,8 @@ from pantheon.engine.events import (
     LLMCallEvent,
     ToolCallRecordEvent,
     TurnCompletedEvent,
-    TurnEvent,
 )
+from pantheon.engine.reader import TurnReader
 from pantheon.engine.tooling import ToolResult, ToolRunner, ToolScope
 from pantheon.error_codes import ErrorCode
 from pantheon.live.registry import PublishedEvent
@@ -69,11 +69,13 @@ class OfferedTools:
         return self._runner.needs_approval(allowed, name)
 
 
-class TurnMetrics:
-    """A ``TurnObserver`` (live/registry.py) that counts one turn while it runs; its tool
-    labels are the names ``tools`` offered (the rest ``other``)."""
+class TurnMetrics(TurnReader[None]):
+    """A ``TurnObserver`` (live/registry.py) that counts one turn while it runs, a
+    ``TurnReader`` of its typed events; its tool labels are the names ``tools`` offered
+    (the rest ``other``)."""
 
     def __init__(self, mode: str, tools: OfferedTools) -> None:
+        super().__init__()
         self._mode = mode
         self._tools = tools
         self._started = time.monotonic()
@@ -83,20 +85,25 @@ class TurnMetrics:
 
     def published(self, published: PublishedEvent) -> None:
         """Count what the event says; called once per published event, in order."""
-        self.event(published.event)
+        self.feed(published.event)
 
-    def event(self, event: TurnEvent) -> None:
-        """Count what ``event`` says."""
-        if isinstance(event, LLMCallEvent):
-            _count_call(event)
-        elif isinstance(event, ToolCallRecordEvent):
-            name = event.name if event.name in self._tools.names else OTHER_TOOL
-            metrics.TOOL_CALLS.labels(tool=name, outcome=tool_outcome(event)).inc()
-            metrics.TOOL_DURATION.labels(tool=name).observe(event.duration_ms / 1000)
-        elif isinstance(event, TurnCompletedEvent):
-            self._end(event.status)
-        elif isinstance(event, ErrorEvent):
-            self._end(ERROR_STATUS)
+    def on_llm_call(self, event: LLMCallEvent) -> Iterable[None]:
+        _count_call(event)
+        return ()
+
+    def on_tool_call_record(self, event: ToolCallRecordEvent) -> Iterable[None]:
+        name = event.name if event.name in self._tools.names else OTHER_TOOL
+        metrics.TOOL_CALLS.labels(tool=name, outcome=tool_outcome(event)).inc()
+        metrics.TOOL_DURATION.labels(tool=name).observe(event.duration_ms / 1000)
+        return ()
+
+    def on_turn_completed(self, event: TurnCompletedEvent) -> Iterable[None]:
+        self._end(event.status)
+        return ()
+
+    def on_error(self, event: ErrorEvent) -> Iterable[None]:
+        self._end(ERROR_STATUS)
+        return ()
 
     def _end(self, status: str) -> None:
         if self._ended:  # a failed save publishes ``error`` after nothing else; never twice
