@@ -6,6 +6,7 @@ Every test that uses ``client`` runs once per backend; the PostgreSQL run is mar
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,7 +21,12 @@ from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.main import create_app
 from pantheon.settings import KnowledgeSettings, LLMSettings, Settings
 from tests.llm.mock_openai import MockOpenAI
-from tests.postgres import postgres_database
+from tests.postgres import drop_templates, postgres_database
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Drop the migrated PostgreSQL templates this process (one xdist worker) made."""
+    asyncio.run(drop_templates())
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
