@@ -19,9 +19,19 @@ from fastapi import FastAPI
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import KnowledgeSettings, LLMSettings, Settings
+from tests import tiers
 from tests.app_factory import AppWith, RunningApp, running_app
 from tests.llm.mock_openai import MockOpenAI
 from tests.postgres import drop_templates, postgres_database
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tiers.configure(config)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test gets its tier (tests/tiers.py): ``make check`` selects unit and api."""
+    tiers.assign(items)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
