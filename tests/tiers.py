@@ -12,7 +12,6 @@ what it uses rather than by hand:
 
 from __future__ import annotations
 
-import functools
 import inspect
 import re
 from types import ModuleType
@@ -36,12 +35,17 @@ def configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{name}: {meaning}")
 
 
-@functools.cache
+_seen: dict[int, bool] = {}
+
+
 def _starts_process(thing: Any) -> bool:
-    try:
-        return bool(_STARTS_PROCESS.search(inspect.getsource(thing)))
-    except (OSError, TypeError):
-        return False
+    """``thing``'s source (a module, class or function) starts a process."""
+    if id(thing) not in _seen:
+        try:
+            _seen[id(thing)] = bool(_STARTS_PROCESS.search(inspect.getsource(thing)))
+        except (OSError, TypeError):
+            _seen[id(thing)] = False
+    return _seen[id(thing)]
 
 
 def _module_starts_processes(module: ModuleType) -> bool:
