@@ -80,6 +80,13 @@ PYTEST_WORKERS ?= 2
 pytest: $(VENV)/.dev-installed $(WEB)/node_modules/.installed
 	$(BIN)/pytest -m "not local_model" -n $(PYTEST_WORKERS) --dist loadfile
 
+# The inner loop: lint, types, the web lint, and the unit and api tiers on SQLite
+# (tests/tiers.py: no real processes, browser, replicas, PostgreSQL or Redis).
+# `make test` stays the whole suite, what CI runs.
+.PHONY: check
+check: lint typecheck lint-web
+	$(BIN)/pytest -m "(unit or api) and not postgres" -n $(PYTEST_WORKERS) --dist loadfile
+
 test-local: $(VENV)/.dev-installed $(VENV)/.local-installed
 	$(BIN)/pytest -m local_model
 

@@ -6,21 +6,37 @@ Every test that uses ``client`` runs once per backend; the PostgreSQL run is mar
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, LLMSettings, Settings
+from tests import tiers
+from tests.app_factory import AppWith, RunningApp, running_app
 from tests.llm.mock_openai import MockOpenAI
-from tests.postgres import postgres_database
+from tests.postgres import drop_templates, postgres_database
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tiers.configure(config)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test gets its tier (tests/tiers.py): ``make check`` selects unit and api."""
+    tiers.assign(items)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Drop the migrated PostgreSQL templates this process (one xdist worker) made."""
+    asyncio.run(drop_templates())
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -82,17 +98,26 @@ def settings(tmp_path: Path, migrated_db_url: str) -> Settings:
 
 
 @pytest.fixture
-async def app(settings: Settings, scripted: ScriptedProvider) -> AsyncIterator[FastAPI]:
-    application = create_app(settings, scripted=scripted)
-    async with LifespanManager(application):
-        yield application
+def app_with(settings: Settings, scripted: ScriptedProvider) -> AppWith:
+    """``async with app_with(**overrides) as running``: the app on this test's settings
+    (its database backend) with ``overrides``, its lifespan running, ``running.http`` on it."""
+    return functools.partial(running_app, settings, scripted)
 
 
 @pytest.fixture
-async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-        yield http
+async def started_app(app_with: AppWith) -> AsyncIterator[RunningApp]:
+    async with app_with() as started:
+        yield started
+
+
+@pytest.fixture
+def app(started_app: RunningApp) -> FastAPI:
+    return started_app.app
+
+
+@pytest.fixture
+def client(started_app: RunningApp) -> httpx.AsyncClient:
+    return started_app.http
 
 
 @pytest.fixture

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import gc
 
-from asgi_lifespan import LifespanManager
-
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 
 
 async def test_startup_objects_are_frozen_while_serving_and_released_after(
     settings: Settings,
 ) -> None:
     gc.unfreeze()
-    app = create_app(settings)
-    async with LifespanManager(app):
+    async with running_app(settings):
         frozen = gc.get_freeze_count()
         assert frozen > 10_000  # the app's routes, schemas, metadata ... not just a few
         assert len(gc.get_objects(generation=2)) < frozen  # out of the full passes' walk

@@ -17,14 +17,12 @@ from a2a.types.a2a_pb2 import (
     SendMessageConfiguration,
     TaskState,
 )
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
-from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from tests.a2a.conftest import a2a_for, collect, http_for, message
+from tests.app_factory import running_app
 from tests.factories import add_to_room, create_agent, create_room
 from tests.observability.otlp import OtlpReceiver, one, otel_env, roots
 from tests.turns_api.conftest import LiveServer, Serve
@@ -42,14 +40,12 @@ async def _second(
 ) -> AsyncIterator[FastAPI]:
     """The second server, in process, with its own database and the first as ``remote``."""
     config = _config_file(tmp_path, url)
-    second = settings.model_copy(update={
+    second = {
         "data_dir": tmp_path, "config_file": config,
         "database_url": f"sqlite+aiosqlite:///{tmp_path}/second.db",
-    })  # fmt: skip
-    await upgrade(second.resolved_database_url)
-    app = create_app(second, scripted=scripted)
-    async with LifespanManager(app):
-        yield app
+    }  # fmt: skip
+    async with running_app(settings, scripted, **second) as started:
+        yield started.app
 
 
 @pytest.fixture

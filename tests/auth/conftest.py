@@ -6,6 +6,7 @@ sends its key. ``anon`` sends none. Runs on SQLite and PostgreSQL like ``client`
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,17 +14,15 @@ from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
 from pantheon.db.engine import Database
-from pantheon.db.migrations import upgrade
 from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
 from pantheon.users.repository import UserRepository
 from pantheon.users.service import UserService
+from tests.app_factory import running_app
 
 MODELS_TOML = """
 [models.cheap]
@@ -81,32 +80,25 @@ async def make_clients(
     keys_settings: Settings, scripted: ScriptedProvider
 ) -> AsyncIterator[MakeClients]:
     """Start an app in keys mode (settings overridable) with alice, bob and root."""
-    managers: list[LifespanManager] = []
-    opened: list[httpx.AsyncClient] = []
+    async with contextlib.AsyncExitStack() as stack:
 
-    async def make(**overrides: Any) -> Clients:
-        settings = keys_settings.model_copy(update=overrides)
-        await upgrade(settings.resolved_database_url)
-        app = create_app(settings, scripted=scripted)
-        manager = LifespanManager(app)
-        await manager.__aenter__()
-        managers.append(manager)
-        db: Database = app.state.services.db
-        keys = {
-            "alice": await make_user(db, "alice"),
-            "bob": await make_user(db, "bob"),
-            "root": await make_user(db, "root", admin=True),
-        }
-        alice, bob, root = (client_for(app, keys[n]) for n in ("alice", "bob", "root"))
-        anon = client_for(app, None)
-        opened.extend([alice, bob, root, anon])
-        return Clients(app, alice, bob, root, anon, keys=keys)
+        async def make(**overrides: Any) -> Clients:
+            started = await stack.enter_async_context(
+                running_app(keys_settings, scripted, **overrides)
+            )
+            app = started.app
+            db: Database = app.state.services.db
+            keys = {
+                "alice": await make_user(db, "alice"),
+                "bob": await make_user(db, "bob"),
+                "root": await make_user(db, "root", admin=True),
+            }
+            alice, bob, root = (client_for(app, keys[n]) for n in ("alice", "bob", "root"))
+            for http in (alice, bob, root):
+                stack.push_async_callback(http.aclose)
+            return Clients(app, alice, bob, root, started.http, keys=keys)
 
-    yield make
-    for http in opened:
-        await http.aclose()
-    for manager in reversed(managers):
-        await manager.__aexit__(None, None, None)
+        yield make
 
 
 @pytest.fixture

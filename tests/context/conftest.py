@@ -18,17 +18,15 @@ from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from sqlalchemy import insert
 
 from pantheon.db.engine import Database
-from pantheon.db.migrations import upgrade
 from pantheon.db.models import Message, Turn
 from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.factories import create_room, create_session
 
 WINDOW = 700
@@ -68,15 +66,9 @@ async def tiny_service(
 ) -> AsyncIterator[Tiny]:
     models = tmp_path / "tiny.toml"
     models.write_text(TINY)
-    chosen = settings.model_copy(
-        update={"config_file": models, "default_model": "tiny", **overrides}
-    )
-    await upgrade(chosen.resolved_database_url)
-    app = create_app(chosen, scripted=scripted)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield Tiny(app, http)
+    chosen = {"config_file": models, "default_model": "tiny", **overrides}
+    async with running_app(settings, scripted, **chosen) as started:
+        yield Tiny(started.app, started.http)
 
 
 async def seed_turns(db: Database, session_id: str, count: int, agent_key: str) -> None:

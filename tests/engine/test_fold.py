@@ -9,12 +9,14 @@ import pytest
 
 from pantheon.engine.events import DeltaEvent
 from pantheon.engine.fold import rebuild_record
+from pantheon.engine.modes.specs import Mode, mode_spec
 from pantheon.engine.record import TurnRecord
 from pantheon.engine.snapshot import ReusedStage, TurnSnapshot
 from pantheon.llm.errors import Unavailable
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.conftest import ALICE, BOB, CAROL, collect, snapshot
+from tests.modes import MODES
 
 REVIEW = '{"approved": true, "score": 8, "feedback": "good"}'
 
@@ -26,29 +28,27 @@ def _rows(record: TurnRecord) -> list[tuple[object, ...]]:
     ]
 
 
-def _snapshots() -> dict[str, TurnSnapshot]:
-    roster = (ALICE, BOB, CAROL)
-    return {
-        "standalone": snapshot("standalone", roster=(ALICE,)),
-        "roundtable": snapshot("roundtable", roster=roster),
-        "manual": snapshot("manual", "@bob and @carol?", roster=roster),
-        "orchestrator": snapshot("orchestrator", roster=roster),
-        "pipeline": replace(
-            snapshot("pipeline", roster=roster), reuse=(ReusedStage("alice", "Alice", "notes"),)
-        ),
-        "review": snapshot("review", roster=roster),
-    }
+def _snapshot(mode: Mode) -> TurnSnapshot:
+    """A turn of ``mode`` shaped by its spec: one agent or three, the mentions it needs,
+    and an earlier stage taken over where the mode can rerun."""
+    spec = mode_spec(mode)
+    roster = (ALICE,) if spec.session == "agent" else (ALICE, BOB, CAROL)
+    message = "@bob and @carol?" if spec.needs_mentions else "What now?"
+    made = snapshot(mode, message, roster=roster)
+    if spec.can_rerun:
+        made = replace(made, reuse=(ReusedStage("alice", "Alice", "notes"),))
+    return made
 
 
-@pytest.mark.parametrize("mode", list(_snapshots()))
+@pytest.mark.parametrize("mode", MODES)
 async def test_a_finished_turn_s_events_rebuild_the_engine_s_messages(
-    mode: str, gateway: LLMGateway, provider: ScriptedProvider
+    mode: Mode, gateway: LLMGateway, provider: ScriptedProvider
 ) -> None:
     provider.script('{"agents": ["carol", "alice"]}', purpose="route")
     provider.script(REVIEW, purpose="review")
     provider.script(lambda r: f"{r.agent_key} says {len(r.messages)} things", purpose="specialist")
     provider.script("", agent="bob", error=Unavailable("down"))  # one failure everywhere
-    snap = _snapshots()[mode]
+    snap = _snapshot(mode)
     events, record = await collect(snap, gateway)
     rebuilt = rebuild_record(snap.mode, events)
     assert _rows(rebuilt) == _rows(record)

@@ -19,11 +19,13 @@ from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, too
 from pantheon.llm.types import LLMRequest
 from tests.engine.conftest import ALICE, BOB, collect, compact, snapshot
 from tests.engine.toolbox import TestTools, calculating_agent
+from tests.modes import modes_where
 
 CALC_ALICE = replace(ALICE, tools=("calculator",))
 
 
-@pytest.mark.parametrize("mode", ["standalone", "roundtable", "manual"])
+# The modes whose answer is the agents' own replies: the loop shows as it is.
+@pytest.mark.parametrize("mode", modes_where(lambda s: not s.narrates_speakers))
 async def test_an_agent_answers_by_calling_the_calculator(
     gateway: LLMGateway, provider: ScriptedProvider, mode: Mode
 ) -> None:

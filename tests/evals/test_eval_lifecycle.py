@@ -13,7 +13,6 @@ from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from pydantic import ValidationError
 from sqlalchemy import update
 
@@ -23,8 +22,8 @@ from pantheon.db.uow import unit_of_work
 from pantheon.deps import services_of
 from pantheon.evals.liveness import stale_reason
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import EvalSettings, Settings
+from tests.app_factory import running_app
 from tests.evals.conftest import demo_room, example_dataset, finished, start_run
 
 
@@ -32,12 +31,9 @@ from tests.evals.conftest import demo_room, example_dataset, finished, start_run
 async def _server(
     settings: Settings, scripted: ScriptedProvider
 ) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings, scripted=scripted)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            client.app = app  # type: ignore[attr-defined]  # the test reads its services
-            yield client
+    async with running_app(settings, scripted) as started:
+        started.http.app = started.app  # type: ignore[attr-defined]  # the test reads its services
+        yield started.http
 
 
 async def _started(client: httpx.AsyncClient, run_id: str) -> str:

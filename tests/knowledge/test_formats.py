@@ -7,10 +7,9 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.factories import create_room
 from tests.knowledge.files import docx_bytes, pdf_bytes
 from tests.knowledge.helpers import ingested, search, settled, upload
@@ -121,14 +120,9 @@ async def test_pdf_sniffed_without_extension(client: httpx.AsyncClient) -> None:
 
 @pytest.fixture
 async def small_limit_client(settings: Settings) -> AsyncIterator[httpx.AsyncClient]:
-    limited = settings.model_copy(
-        update={"knowledge": settings.knowledge.model_copy(update={"max_bytes": 4096})}
-    )
-    app = create_app(limited)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield http
+    knowledge = settings.knowledge.model_copy(update={"max_bytes": 4096})
+    async with running_app(settings, knowledge=knowledge) as started:
+        yield started.http
 
 
 async def test_files_over_max_bytes_are_413_naming_the_limit(

@@ -13,16 +13,14 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 
 from pantheon.knowledge import parse_child
 from pantheon.knowledge.formats import Format
 from pantheon.knowledge.parsing import ParseLimits, parse_document
 from pantheon.knowledge.sections import ParseError
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.factories import create_room
 from tests.knowledge.files import docx_bytes
 from tests.knowledge.helpers import ingested
@@ -65,13 +63,10 @@ def _wait_gone(pids: list[int]) -> list[int]:
 
 
 async def test_shutdown_kills_the_parser_child(settings: Settings) -> None:
-    app = create_app(settings)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            place = f"rooms/{(await create_room(client))['id']}"
-            await ingested(client, place, "one.txt", b"Parsed in a child process.")
-        children = app.state.services.knowledge.ingest.parser.pids()
+    async with running_app(settings) as started:
+        place = f"rooms/{(await create_room(started.http))['id']}"
+        await ingested(started.http, place, "one.txt", b"Parsed in a child process.")
+        children = started.app.state.services.knowledge.ingest.parser.pids()
         assert children, "the parse ran in no child process"
     assert [pid for pid in children if not _gone(pid)] == []
 

@@ -7,12 +7,11 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 
 from pantheon.knowledge.parse_text import parse_markdown
 from pantheon.knowledge.sections import MAX_HEADING_CHARS
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.factories import create_room
 from tests.knowledge.files import docx_bytes
 from tests.knowledge.helpers import ingested, search, settled, upload
@@ -55,17 +54,15 @@ async def test_a_huge_heading_is_cut_not_repeated_on_every_chunk(
 
 async def test_headings_count_in_the_text_budget(settings: Settings) -> None:
     knowledge = settings.knowledge.model_copy(update={"max_text_chars": 1000})
-    app = create_app(settings.model_copy(update={"knowledge": knowledge}))
     # 10 sections: 220 characters of body, about 1650 of headings.
     sections = "".join(
         f"# {f'Heading {i} ' * 15}\n\nBody of five words {i:02d}.\n\n" for i in range(10)
     )
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            place = f"rooms/{(await create_room(client))['id']}"
-            uploaded = await upload(client, place, "headings.md", sections.encode())
-            failed = await settled(client, uploaded["id"])
+    async with running_app(settings, knowledge=knowledge) as started:
+        client = started.http
+        place = f"rooms/{(await create_room(client))['id']}"
+        uploaded = await upload(client, place, "headings.md", sections.encode())
+        failed = await settled(client, uploaded["id"])
     assert failed["status"] == "failed"
     assert "over the limit of 1000 (PANTHEON_KNOWLEDGE__MAX_TEXT_CHARS)" in failed["error"]
 

@@ -13,7 +13,6 @@ from pathlib import Path
 import httpx
 import numpy as np
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
@@ -27,8 +26,8 @@ from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.vectors import to_blob
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.server.cli import main
-from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, Settings
+from tests.app_factory import running_app
 from tests.factories import create_room
 from tests.knowledge.helpers import ingested, search
 from tests.knowledge.test_reindex import TOML
@@ -48,9 +47,8 @@ async def pg_app(tmp_path: Path) -> AsyncIterator[FastAPI]:
             default_model="scripted",
             knowledge=KnowledgeSettings(embedder="hashing"),
         )
-        application = create_app(settings, scripted=ScriptedProvider())
-        async with LifespanManager(application):
-            yield application
+        async with running_app(settings, ScriptedProvider()) as started:
+            yield started.app
 
 
 @pytest.fixture
@@ -175,13 +173,8 @@ async def test_reindex_to_another_dimension_and_backfill(
         settings = Settings(
             data_dir=tmp_path, database_url=url, knowledge=KnowledgeSettings(embedder="hashing")
         )
-        app = create_app(settings)
-        async with (
-            LifespanManager(app),
-            httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url="http://test"
-            ) as http,
-        ):
+        async with running_app(settings) as started:
+            http = started.http
             room = await create_room(http)
             place = f"rooms/{room['id']}"
             await ingested(http, place, "a.txt", b"Comets have icy nuclei.\n\n" * 40)
@@ -206,16 +199,12 @@ async def test_reindex_to_another_dimension_and_backfill(
         small = settings.model_copy(
             update={"config_file": config, "knowledge": KnowledgeSettings(embedder="small")}
         )
-        app = create_app(small)
-        async with LifespanManager(app):  # startup fills embedding_vec again
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url="http://test"
-            ) as http:
-                knowledge = (await http.get("/ready")).json()["knowledge"]
-                assert (knowledge["vector_search"], knowledge["dim"]) == ("pgvector-hnsw", 64)
-                hits = await search(http, place, "glacier valleys")
-                assert hits[0]["filename"] == "b.txt"
-            async with unit_of_work(app.state.services.db, write=False) as session:
+        async with running_app(small) as started:  # startup fills embedding_vec again
+            knowledge = (await started.http.get("/ready")).json()["knowledge"]
+            assert (knowledge["vector_search"], knowledge["dim"]) == ("pgvector-hnsw", 64)
+            hits = await search(started.http, place, "glacier valleys")
+            assert hits[0]["filename"] == "b.txt"
+            async with unit_of_work(started.app.state.services.db, write=False) as session:
                 missing = "SELECT count(*) FROM chunks WHERE embedding_vec IS NULL"
                 assert await session.scalar(text(missing)) == 0
                 indexes = "SELECT indexname FROM pg_indexes WHERE indexname LIKE '%hnsw%'"
@@ -243,14 +232,8 @@ async def test_role_that_may_not_create_the_extension_keeps_exact_search(
                 database_url=plain,
                 knowledge=KnowledgeSettings(embedder="hashing"),
             )
-            app = create_app(settings)
-            async with (
-                LifespanManager(app),
-                httpx.AsyncClient(
-                    transport=httpx.ASGITransport(app=app), base_url="http://test"
-                ) as http,
-            ):
-                knowledge = (await http.get("/ready")).json()["knowledge"]
+            async with running_app(settings) as started:
+                knowledge = (await started.http.get("/ready")).json()["knowledge"]
             assert knowledge["vector_search"] == "exact-numpy"
             assert knowledge["vector_search_reason"] == (
                 "the vector extension is not installed in this database"

@@ -7,14 +7,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from sqlalchemy import select
 
 from pantheon.db.models import Chunk
 from pantheon.db.uow import unit_of_work
 from pantheon.server.cli import main
-from pantheon.server.main import create_app
 from pantheon.settings import KnowledgeSettings, Settings
+from tests.app_factory import running_app
 from tests.factories import create_room
 from tests.knowledge.helpers import ingested
 
@@ -22,8 +21,10 @@ TOML = '[embedders.small]\nprovider = "hashing"\ndim = 64\n'
 
 
 async def _embedders(settings: Settings) -> set[tuple[str, int]]:
-    app = create_app(settings)
-    async with LifespanManager(app), unit_of_work(app.state.services.db, write=False) as session:
+    async with (
+        running_app(settings) as started,
+        unit_of_work(started.app.state.services.db, write=False) as session,
+    ):
         rows = await session.execute(select(Chunk.embedder, Chunk.dim))
         return {(name, dim) for name, dim in rows}
 
@@ -49,11 +50,8 @@ async def test_reindex_moves_every_chunk_to_the_new_embedder(
         update={"config_file": config, "knowledge": KnowledgeSettings(embedder="small")}
     )
     assert await _embedders(changed) == {("small:char34-v1/64", 64)}
-    app = create_app(changed)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            ready = (await http.get("/ready")).json()
-            assert ready["knowledge"]["embedder"] == "small:char34-v1/64"
-            hits = (await http.get(f"/v1/{place}/knowledge/search?q=glacier+valleys")).json()
-            assert hits["items"][0]["filename"] == "b.txt"
+    async with running_app(changed) as started:
+        ready = (await started.http.get("/ready")).json()
+        assert ready["knowledge"]["embedder"] == "small:char34-v1/64"
+        hits = (await started.http.get(f"/v1/{place}/knowledge/search?q=glacier+valleys")).json()
+        assert hits["items"][0]["filename"] == "b.txt"

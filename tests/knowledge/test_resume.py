@@ -7,23 +7,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
-from asgi_lifespan import LifespanManager
 
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.factories import create_room
 from tests.knowledge.helpers import settled, upload
 
 
 @asynccontextmanager
 async def _server(settings: Settings, *, ingest: bool) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(settings)
-    async with LifespanManager(app):
+    async with running_app(settings) as started:
         if not ingest:  # a process that dies before its worker gets to the documents
-            await app.state.services.knowledge.ingest.stop()
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield http
+            await started.app.state.services.knowledge.ingest.stop()
+        yield started.http
 
 
 async def test_pending_documents_resume_on_startup(settings: Settings) -> None:

@@ -8,12 +8,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.redis_server import redis_server
 
 LiveApp = tuple[FastAPI, httpx.AsyncClient]
@@ -28,13 +27,6 @@ async def live_app(
         url = None
         if request.param == "redis":
             url = (await stack.enter_async_context(redis_server(tmp_path))).url
-        app = create_app(settings.model_copy(update={"redis_url": url}), scripted=scripted)
-        await stack.enter_async_context(LifespanManager(app))
-        assert app.state.services.live_backend.name == request.param
-        transport = httpx.ASGITransport(app=app)
-        yield (
-            app,
-            await stack.enter_async_context(
-                httpx.AsyncClient(transport=transport, base_url="http://test")
-            ),
-        )
+        started = await stack.enter_async_context(running_app(settings, scripted, redis_url=url))
+        assert started.app.state.services.live_backend.name == request.param
+        yield started.app, started.http

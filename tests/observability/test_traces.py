@@ -14,6 +14,7 @@ from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, too
 from pantheon.settings import Settings
 from tests.engine.toolbox import TestTools, calculating_agent, hang, use_tools
 from tests.factories import add_to_room, create_agent, create_room, create_session
+from tests.modes import modes_where
 from tests.observability.otlp import OtlpReceiver, Span, children, one, otel_env, roots
 from tests.waiting import until
 
@@ -122,7 +123,10 @@ async def test_an_orchestrator_turn_of_two_rounds_and_a_tool_call(
     assert root.end_ns >= max(s.end_ns for s in spans)
 
 
-@pytest.mark.parametrize("mode", ["roundtable", "manual", "pipeline", "review"])
+# Orchestrator (and standalone, on an agent) turns have their own tests.
+@pytest.mark.parametrize(
+    "mode", modes_where(lambda s: s.session == "room" and s.name != "orchestrator")
+)
 async def test_every_other_mode_has_its_agents_and_calls_under_the_turn(
     client: httpx.AsyncClient, scripted: ScriptedProvider, receiver: OtlpReceiver, mode: str
 ) -> None:

@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from pantheon.llm.errors import BadRequest, Unavailable
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, calculating_agent, use_tools
+from tests.modes import MODES, calc_session, question
 from tests.replay.helpers import as_original, streamed
-from tests.turns_api.test_public_streams import MODES, _session
 
 
 def _script(scripted: ScriptedProvider) -> None:
@@ -32,9 +32,9 @@ async def test_exact_replay_streams_the_same_bytes_and_calls_nothing(
     tools = TestTools()
     use_tools(app, tools)
     _script(scripted)
-    session_id = await _session(client, mode)
-    message = "@calc and @plain: what is 17*23?" if mode == "manual" else "what is 17*23?"
-    original = await streamed(client, f"/v1/sessions/{session_id}/turns", {"message": message})
+    session_id = await calc_session(client, mode)
+    url = f"/v1/sessions/{session_id}/turns"
+    original = await streamed(client, url, {"message": question(mode)})
     assert original.turn["tool_calls"], "the turn called the calculator"
     upstream, ran = len(scripted.requests), len(tools.calls)
 
@@ -58,7 +58,7 @@ async def test_orchestrator_rounds_interleave_as_recorded(
 ) -> None:
     use_tools(app, TestTools())
     _script(scripted)
-    session_id = await _session(client, "orchestrator")
+    session_id = await calc_session(client, "orchestrator")
     original = await streamed(client, f"/v1/sessions/{session_id}/turns", {"message": "17*23?"})
     assert original.turn["rounds"] == 2
     keys = [line for line in original.lines if '"type":"delta"' in line]
@@ -82,7 +82,7 @@ async def test_recorded_failures_are_replayed_as_they_happened(
     )
     refusal = BadRequest("400", refusal="the prompt is too long for this model")
     scripted.script("", agent="calc", error=refusal)
-    session_id = await _session(client, "roundtable")
+    session_id = await calc_session(client, "roundtable")
     original = await streamed(client, f"/v1/sessions/{session_id}/turns", {"message": "hi"})
     assert original.turn["status"] == "failed"
     assert [m["error_code"] for m in original.turn["messages"][1:]] == [

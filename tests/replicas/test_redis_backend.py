@@ -8,15 +8,14 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 from fastapi import FastAPI
 from redis.asyncio import Redis
 
 from pantheon.live.redis.backend import RedisLiveBackend
 from pantheon.live.registry import LiveTurn
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import AppWith
 from tests.factories import create_room, create_session
 from tests.redis_server import RedisServer
 from tests.waiting import until
@@ -26,14 +25,11 @@ pytestmark = [pytest.mark.redis, pytest.mark.parametrize("backend", ["sqlite"], 
 
 @pytest.fixture
 async def shared(
-    settings: Settings, scripted: ScriptedProvider, redis: RedisServer
+    app_with: AppWith, redis: RedisServer
 ) -> AsyncIterator[tuple[FastAPI, httpx.AsyncClient]]:
-    app = create_app(settings.model_copy(update={"redis_url": redis.url}), scripted=scripted)
-    async with LifespanManager(app):
-        assert isinstance(app.state.services.live_backend, RedisLiveBackend)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield app, http
+    async with app_with(redis_url=redis.url) as started:
+        assert isinstance(started.app.state.services.live_backend, RedisLiveBackend)
+        yield started.app, started.http
 
 
 async def test_the_session_is_free_before_the_final_event_is_seen(
@@ -85,27 +81,23 @@ async def test_a_running_turn_is_409_then_its_record_and_a_changed_body_is_422(
 
 
 async def test_a_turn_running_past_its_lease_keeps_renewing_it(
-    settings: Settings, scripted: ScriptedProvider, redis: RedisServer
+    settings: Settings, scripted: ScriptedProvider, redis: RedisServer, app_with: AppWith
 ) -> None:
     fast = settings.redis.model_copy(update={"lease_s": 1.0, "sweep_interval_s": 0.2})
-    app = create_app(
-        settings.model_copy(update={"redis_url": redis.url, "redis": fast}), scripted=scripted
-    )
     scripted.script(" ".join(f"w{i}" for i in range(40)), agent="alpha", chunk_delay_s=0.2)
     store = Redis.from_url(redis.url, decode_responses=True, socket_timeout=5)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            room = await create_room(http, ["alpha"])
-            session = (await create_session(http, room["id"]))["id"]
-            url = f"/v1/sessions/{session}/turns"
-            post = asyncio.create_task(http.post(url, json={"message": "x"}))
-            await until(app.state.services.live_turns.running)
-            (live,) = app.state.services.live_turns.running()
-            await asyncio.sleep(2.5)  # two and a half leases: only renewal keeps it
-            assert not live.finished.is_set(), "the scripted turn is meant to run ~8 s"
-            assert await store.get(f"pantheon:lease:{session}") == live.turn_id
-            answer = await post
+    async with app_with(redis_url=redis.url, redis=fast) as started:
+        app, http = started.app, started.http
+        room = await create_room(http, ["alpha"])
+        session = (await create_session(http, room["id"]))["id"]
+        url = f"/v1/sessions/{session}/turns"
+        post = asyncio.create_task(http.post(url, json={"message": "x"}))
+        await until(app.state.services.live_turns.running)
+        (live,) = app.state.services.live_turns.running()
+        await asyncio.sleep(2.5)  # two and a half leases: only renewal keeps it
+        assert not live.finished.is_set(), "the scripted turn is meant to run ~8 s"
+        assert await store.get(f"pantheon:lease:{session}") == live.turn_id
+        answer = await post
     await store.aclose()
     assert answer.json()["status"] == "completed"
 

@@ -7,11 +7,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 
-from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
-from pantheon.settings import Settings
+from tests.app_factory import AppWith
 from tests.factories import create_agent
 from tests.tools.conftest import FAST, STDIO_COMMAND, write_config
 
@@ -25,18 +22,10 @@ command = ["/nonexistent/mcp-server"]
 
 
 @pytest.fixture
-async def mcp_client(
-    settings: Settings, scripted: ScriptedProvider, tmp_path: Path
-) -> AsyncIterator[httpx.AsyncClient]:
+async def mcp_client(app_with: AppWith, tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
     """An app whose config file declares a working stdio server and one that cannot start."""
-    configured = settings.model_copy(
-        update={"config_file": write_config(tmp_path, CONFIG), "tools": FAST}
-    )
-    app = create_app(configured, scripted=scripted)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
-            yield http
+    async with app_with(config_file=write_config(tmp_path, CONFIG), tools=FAST) as started:
+        yield started.http
 
 
 async def test_lists_builtins(client: httpx.AsyncClient) -> None:
@@ -117,17 +106,14 @@ async def test_agents_may_use_configured_servers(mcp_client: httpx.AsyncClient) 
     assert "servers: ghost, local" in response.json()["detail"]
 
 
-async def test_a_bad_server_table_stops_startup(
-    settings: Settings, scripted: ScriptedProvider, tmp_path: Path
-) -> None:
+async def test_a_bad_server_table_stops_startup(app_with: AppWith, tmp_path: Path) -> None:
     config = write_config(
         tmp_path,
         '[mcp_servers.orders]\nurl = "http://x/mcp"\n'
         'headers = { Authorization = "Bearer ${PANTHEON_TEST_UNSET_TOKEN}" }\n',
     )
-    app = create_app(settings.model_copy(update={"config_file": config}), scripted=scripted)
     with pytest.raises(ValueError, match=r"mcp_servers\.orders: headers\.Authorization") as caught:
-        async with LifespanManager(app):
+        async with app_with(config_file=config):
             pass
     assert str(config) in str(caught.value)
     assert "PANTHEON_TEST_UNSET_TOKEN is not set" in str(caught.value)

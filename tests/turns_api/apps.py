@@ -6,21 +6,15 @@ import contextlib
 from collections.abc import AsyncIterator
 
 import httpx
-from asgi_lifespan import LifespanManager
 
-from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 
 
 @contextlib.asynccontextmanager
 async def running_client(
     settings: Settings, scripted: ScriptedProvider
 ) -> AsyncIterator[httpx.AsyncClient]:
-    await upgrade(settings.resolved_database_url)
-    app = create_app(settings, scripted=scripted)
-    async with LifespanManager(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield client
+    async with running_app(settings, scripted) as started:
+        yield started.http

@@ -10,14 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
-from asgi_lifespan import LifespanManager
 
-from pantheon.db.migrations import upgrade
 from pantheon.live import runner as runner_module
 from pantheon.live.recorder import FinishedTurn, record_turn
 from pantheon.llm.providers.scripted import ScriptedProvider
-from pantheon.server.main import create_app
 from pantheon.settings import Settings
+from tests.app_factory import running_app
 from tests.engine.toolbox import TestTools, calculator, use_tools
 from tests.sse_client import stream_turn
 from tests.turns_api.approvals_helpers import (
@@ -35,13 +33,9 @@ async def _serving(
     settings: Settings, scripted: ScriptedProvider, tools: TestTools
 ) -> AsyncIterator[httpx.AsyncClient]:
     """The app on ``settings`` (its start-up reads the journal) with ``tools``."""
-    await upgrade(settings.resolved_database_url)
-    app = create_app(settings, scripted=scripted)
-    async with LifespanManager(app):
-        use_tools(app, tools)
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            yield client
+    async with running_app(settings, scripted) as started:
+        use_tools(started.app, tools)
+        yield started.http
 
 
 def _continuations_cannot_commit(monkeypatch: pytest.MonkeyPatch) -> None:

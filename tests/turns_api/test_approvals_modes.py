@@ -11,6 +11,7 @@ from fastapi import FastAPI
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, use_tools
 from tests.factories import create_agent
+from tests.modes import modes_where
 from tests.sse_client import stream_turn, types
 from tests.turns_api.approvals_helpers import (
     decide_streamed,
@@ -100,7 +101,7 @@ async def test_roundtable_agent_paused_before_the_next_one(
     assert tools.calls == []
 
 
-@pytest.mark.parametrize("mode", ["manual", "roundtable", "orchestrator"])
+@pytest.mark.parametrize("mode", modes_where(lambda s: s.session == "room" and s.can_pause))
 async def test_approval_pauses_and_finishes_in_every_room_mode(
     client: httpx.AsyncClient, scripted: ScriptedProvider, tools: TestTools, mode: str
 ) -> None:
@@ -120,7 +121,7 @@ async def test_approval_pauses_and_finishes_in_every_room_mode(
     assert tools.calls == [("calculator", {"expression": "17*23"})]
 
 
-@pytest.mark.parametrize("mode", ["pipeline", "review"])
+@pytest.mark.parametrize("mode", modes_where(lambda s: not s.can_pause))
 async def test_modes_that_cannot_pause_refuse_a_gated_call_and_go_on(
     client: httpx.AsyncClient, scripted: ScriptedProvider, tools: TestTools, mode: str
 ) -> None:

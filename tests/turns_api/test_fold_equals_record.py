@@ -24,7 +24,7 @@ from pantheon.engine.values import Mode
 from pantheon.live import event_log
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.engine.toolbox import TestTools, calculating_agent, use_tools
-from tests.turns_api.test_public_streams import MODES, _session
+from tests.modes import MODES, calc_session, question
 
 _EVENT: TypeAdapter[TurnEvent] = TypeAdapter(TurnEvent)
 _MODE: TypeAdapter[Mode] = TypeAdapter(Mode)
@@ -62,9 +62,10 @@ async def test_a_finished_turn_is_stored_as_the_fold_of_its_stored_events(
     use_tools(app, TestTools())
     scripted.script(calculating_agent, agent="calc")
     scripted.script('{"agents": ["calc", "plain"]}', purpose="route")
-    session_id = await _session(client, mode)
-    message = "@calc and @plain: what is 17*23?" if mode == "manual" else "what is 17*23?"
-    response = await client.post(f"/v1/sessions/{session_id}/turns", json={"message": message})
+    session_id = await calc_session(client, mode)
+    response = await client.post(
+        f"/v1/sessions/{session_id}/turns", json={"message": question(mode)}
+    )
     assert response.status_code == 201, response.text
     turn = response.json()
     public, internal = await _stored(app.state.services.db, turn["id"])

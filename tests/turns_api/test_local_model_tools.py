@@ -20,6 +20,7 @@ import pytest
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.settings import Settings
 from tests.factories import add_to_room, create_session
+from tests.modes import MODES
 from tests.sse_client import Event, stream_turn, types
 from tests.turns_api.apps import running_client
 
@@ -33,7 +34,6 @@ pytestmark = [
 ]
 TURN_TIMEOUT_S = 600  # a slow, shared CPU; the point is that it ends, not how fast
 QUESTION = "What is 17 * 23?"
-MODES = ("standalone", "manual", "roundtable", "orchestrator", "pipeline", "review")
 
 
 async def _session(client: httpx.AsyncClient, agents: dict[str, str], keys: list[str]) -> str:

@@ -7,7 +7,7 @@ the turn runs, on any replica, else its record), typed, fed to a ``TurnReader``,
 at the final event. What differs is whether a caller who goes away ends the turn: a
 Responses stream in the foreground, a streamed chat completion or an MCP tool call cannot
 be picked up again, so their turn is cancelled (``abandon``); an AG-UI run or an A2A task
-outlives its request and is read again by posting or subscribing again (ADR 0040).
+outlives its request and is read again by posting or subscribing again (ADR 0039).
 """
 
 from __future__ import annotations

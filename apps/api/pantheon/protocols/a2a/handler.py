@@ -54,7 +54,7 @@ TERMINAL = frozenset({
 
 async def _read(caller: Caller, turn_id: str, fold: TaskFold) -> AsyncIterator[Event]:
     """The A2A events of the turn's events from the first, live while it runs, else from
-    its record. A caller that goes away leaves the task running (ADR 0040)."""
+    its record. A caller that goes away leaves the task running (ADR 0039)."""
     try:
         stream = await turn_stream(caller.services.turns, caller.owner_id, turn_id)
     except AppError as exc:
