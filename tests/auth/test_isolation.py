@@ -25,7 +25,9 @@ from tests.auth.conftest import Clients
 from tests.factories import create_agent, create_room, create_session
 from tests.knowledge.helpers import settled
 
-PUBLIC = {("GET", "/health"), ("GET", "/ready")}
+PUBLIC = {("GET", "/health"), ("GET", "/ready"), ("POST", "/auth/login")}
+# The caller's own account: bob's key reaches only bob (no password: the change is refused).
+OWN = {("GET", "/v1/me"): 200, ("POST", "/auth/logout"): 204, ("POST", "/v1/me/password"): 403}
 ADMIN_ONLY = {("GET", "/metrics")}  # outside /v1/admin/, for admins too (docs/observability.md)
 COLLECTIONS = {
     ("GET", "/v1/rooms"),
@@ -61,6 +63,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/sessions/{session_id}/fork"): {"turn_id": "{turn_id}"},
     ("POST", "/v1/turns/{turn_id}/approvals"): {"decisions": [{"call_id": "c", "approve": True}]},
     ("POST", "/v1/evals/datasets"): {"name": "bob's", "cases": [EVAL_CASE]},
+    ("POST", "/v1/me/password"): {"current": "not bob's password", "new": "a long new passphrase"},
     ("POST", "/v1/evals"): {"dataset_id": "{dataset_id}", "targets": [{"room_id": "{room_id}"}]},
 }
 # Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
@@ -81,7 +84,7 @@ async def _alice_world(users: Clients) -> dict[str, str]:
     turn = await alice.post(f"/v1/sessions/{session['id']}/turns", json={"message": "secret"})
     assert turn.status_code == 201, turn.text
     async with unit_of_work(users.app.state.services.db, write=False) as db:
-        alice_id = await db.scalar(select(User.id).where(User.name == "alice"))
+        alice_id = await db.scalar(select(User.id).where(User.login == "alice"))
     files = {"file": ("secret.txt", b"The secret recipe uses saffron.")}
     document = await alice.post(f"/v1/rooms/{room['id']}/documents", files=files)
     assert document.status_code == 202, document.text
@@ -181,6 +184,9 @@ async def test_bob_gets_404_for_every_route_with_alices_ids(
         walked.add((method, path))
         if path.startswith("/v1/admin/") or (method, path) in ADMIN_ONLY:
             assert response.status_code == 403, (method, path, response.text)
+        elif (method, path) in OWN:
+            assert response.status_code == OWN[method, path], (method, path, response.text)
+            assert not any(v in response.text for v in ids.values()), (method, path)
         elif (method, path) in COLLECTIONS:
             assert response.status_code in (200, 201), (method, path, response.text)
             assert not any(v in response.text for v in ids.values()), (method, path)

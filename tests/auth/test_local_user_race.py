@@ -23,7 +23,7 @@ async def test_workers_creating_the_local_user_at_once_all_get_it(migrated_db_ur
             ids = await asyncio.gather(*(ensure_local_user(db) for db in workers))
             assert len(set(ids)) == 1
             async with unit_of_work(workers[0], write=True) as session:
-                await session.execute(delete(User).where(User.name == LOCAL_USER_NAME))
+                await session.execute(delete(User).where(User.login == LOCAL_USER_NAME))
     finally:
         for db in workers:
             await db.dispose()

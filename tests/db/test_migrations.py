@@ -18,7 +18,7 @@ TABLES = {
     "users", "api_keys", "rooms", "agents", "room_agents", "sessions",
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
-    "eval_datasets", "eval_runs", "eval_results", "response_requests",
+    "eval_datasets", "eval_runs", "eval_results", "response_requests", "login_sessions",
 }  # fmt: skip
 
 

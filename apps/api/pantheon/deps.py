@@ -26,7 +26,7 @@ from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.registry import ModelRegistry
 from pantheon.settings import Settings
 from pantheon.tools.toolbox import ToolBox
-from pantheon.users.auth import Principal, authenticate, bearer_scheme
+from pantheon.users.auth import SAFE_METHODS, Principal, authenticate, bearer_scheme
 
 if TYPE_CHECKING:  # their modules import this one (routes) or are heavy
     from pantheon.evals.runner import EvalRunner
@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # their modules import this one (routes) or are heavy
     from pantheon.live.registry import LiveTurnRegistry
     from pantheon.turns.service import TurnService
 
-READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+READ_METHODS = SAFE_METHODS  # one list: the unit of work's and the CSRF check's
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +103,7 @@ async def _unit_of_work(request: Request, services: ServicesDep) -> AsyncIterato
 
 
 async def current_principal(
+    request: Request,
     services: ServicesDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
 ) -> Principal:
@@ -110,7 +111,7 @@ async def current_principal(
     # Cached per request by FastAPI: the router-level check and the handler share one lookup.
     if services.settings.auth_mode == "local":
         return services.local_principal
-    return await authenticate(services.db, credentials)
+    return await authenticate(services.db, credentials, request)
 
 
 async def _current_user_id(

@@ -109,6 +109,20 @@ class LimitSettings(BaseModel):
     max_roster: int = Field(default=12, ge=1, le=100)
 
 
+class AuthSettings(BaseModel):
+    """People in ``keys`` mode: who may sign up, sign-in sessions, sign-in attempts."""
+
+    # closed: an admin creates accounts; pending: a first sign-in waits for an admin;
+    # open: a first sign-in creates an active member (docs/security.md).
+    signup: Literal["closed", "pending", "open"] = "closed"
+    session_ttl_s: int = Field(
+        default=14 * 24 * 3600, ge=60, description="A sign-in session's lifetime"
+    )
+    login_attempts_per_minute: int = Field(
+        default=10, ge=1, description="Sign-in attempts per login and per client address"
+    )
+
+
 class ServerSettings(BaseModel):
     """Connection deadlines of ``pantheon serve`` (slow or idle clients; docs/security.md)."""
 
@@ -251,6 +265,7 @@ class Settings(BaseSettings):
     sse: SSESettings = SSESettings()
     turns: TurnSettings = TurnSettings()
     limits: LimitSettings = LimitSettings()
+    auth: AuthSettings = AuthSettings()
     server: ServerSettings = ServerSettings()
     tools: ToolSettings = ToolSettings()
     context: ContextSettings = ContextSettings()

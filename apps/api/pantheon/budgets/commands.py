@@ -50,10 +50,10 @@ async def run_budget_command(settings: Settings, args: argparse.Namespace, out: 
                 print(_line(await service.set(user, _body(args))), file=out)
             elif args.action == "show":
                 budgets = await service.of_user(user)
-                print("\n".join(map(_line, budgets)) or f"'{user.name}' has no budget", file=out)
+                print("\n".join(map(_line, budgets)) or f"'{user.login}' has no budget", file=out)
             else:
                 await service.clear(user, args.room)
-                print(f"lifted the budget of '{user.name}'", file=out)
+                print(f"lifted the budget of '{user.login}'", file=out)
     finally:
         await db.dispose()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from typing import Literal, get_args
 
 from sqlalchemy import (
     JSON,
@@ -40,12 +41,38 @@ from pantheon.engine.values import (
     one_of,
 )
 
+UserRole = Literal["admin", "member"]
+UserStatus = Literal["active", "pending", "disabled"]
+USER_ROLES: tuple[UserRole, ...] = get_args(UserRole)
+USER_STATUSES: tuple[UserStatus, ...] = get_args(UserStatus)
+
 
 class User(UUIDPrimaryKey, Timestamped, Base):
+    """A person or a program's owner. Only ``active`` users authenticate (keys or sign-in)."""
+
     __tablename__ = "users"
-    name: Mapped[str] = mapped_column(String(100), unique=True)
-    is_admin: Mapped[bool] = mapped_column(default=False)
+    login: Mapped[str] = mapped_column(String(100), unique=True)
+    email: Mapped[str | None] = mapped_column(String(320), default=None)
+    display_name: Mapped[str] = mapped_column(String(200), default="")
+    role: Mapped[str] = mapped_column(String(16), default="member", doc=one_of(USER_ROLES))
+    status: Mapped[str] = mapped_column(String(16), default="active", doc=one_of(USER_STATUSES))
+    password_hash: Mapped[str | None] = mapped_column(String(255), default=None)
     allowed_models: Mapped[list[str] | None] = mapped_column(JSON, default=None)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+class LoginSession(Base):
+    """A signed-in browser: only the SHA-256 of its random id is stored (``users/signin``)."""
+
+    __tablename__ = "login_sessions"
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("users.id"), index=True)
+    created_at: Mapped[datetime] = mapped_column()
+    last_seen_at: Mapped[datetime] = mapped_column()
+    expires_at: Mapped[datetime] = mapped_column()
 
 
 class ApiKey(UUIDPrimaryKey, Timestamped, Base):

@@ -37,7 +37,8 @@ class WebFiles(StaticFiles):
     served from memory, compressed and versioned (``pantheon.server.web_assets``, ADR 0035); a
     405 (other methods than GET and HEAD) only for files that exist: Starlette answers 405
     to every path, so a wrong method on a missing API route (the mount catches everything
-    under ``/``) would say 405 instead of 404."""
+    under ``/``) would say 405 instead of 404. A GET that reaches the mount on an API route
+    serving other methods only (``POST /auth/logout``) is that route's 405."""
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, html=True)
@@ -58,15 +59,13 @@ class WebFiles(StaticFiles):
         if name not in assets and f"{name}/{INDEX}" in assets:
             name = f"{name}/{INDEX}"
         asset = assets.get(name)
-        if scope["method"] in ("GET", "HEAD"):
-            if asset is None:
-                raise HTTPException(status_code=404)
+        if scope["method"] in ("GET", "HEAD") and asset is not None:
             return asset_response(asset, Request(scope))
         if allowed_methods(Request(scope)) != ["OPTIONS"]:
             # An API route serves this path with other methods: the mount matched only
             # because it takes every method (the 405 handler names the route's methods).
             raise HTTPException(status_code=405)
-        if asset is None:
+        if asset is None or scope["method"] in ("GET", "HEAD"):
             raise HTTPException(status_code=404)
         raise HTTPException(status_code=405, headers={"Allow": "GET, HEAD"})
 

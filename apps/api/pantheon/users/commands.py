@@ -7,6 +7,7 @@ key printed by ``keys create`` is shown once: only its prefix and digest are sto
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TextIO
 
 from pantheon.db.engine import Database
@@ -23,8 +24,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     create = users.add_parser("create", help="create a user")
     create.add_argument("name")
-    create.add_argument("--admin", action="store_true", help="may use the /v1/admin routes")
+    create.add_argument("--admin", action="store_true", help="role admin: the /v1/admin routes")
+    create.add_argument("--email", help="the user's email address")
+    create.add_argument("--display-name", default="", help="shown on the page (default: name)")
     create.add_argument("--models", help="comma-separated allowed aliases (default: all)")
+    password = users.add_parser(
+        "set-password", help="set a user's sign-in password, read from the first line of stdin"
+    )
+    password.add_argument("name")
     models = users.add_parser("set-models", help="replace a user's model allowlist")
     models.add_argument("name")
     models.add_argument("models", help="comma-separated aliases, or 'all'")
@@ -56,13 +63,19 @@ async def _dispatch(service: UserService, args: argparse.Namespace, out: TextIO)
     command = (args.command, args.action)
     if command == ("users", "create"):
         user = await service.create_user(
-            args.name, is_admin=args.admin, allowed_models=_models(args.models)
+            args.name,
+            is_admin=args.admin,
+            allowed_models=_models(args.models),
+            email=args.email,
+            display_name=args.display_name,
         )
-        role = "admin" if user.is_admin else "user"
-        print(f"created {role} '{user.name}' ({user.id})", file=out)
+        print(f"created {user.role} '{user.login}' ({user.id})", file=out)
+    elif command == ("users", "set-password"):
+        user = await service.set_password(args.name, sys.stdin.readline().rstrip("\r\n"))
+        print(f"password set for '{user.login}'", file=out)
     elif command == ("users", "set-models"):
         user = await service.set_allowed_models(args.name, _models(args.models))
-        print(f"'{user.name}' may use: {', '.join(user.allowed_models or ['all'])}", file=out)
+        print(f"'{user.login}' may use: {', '.join(user.allowed_models or ['all'])}", file=out)
     elif command == ("keys", "create"):
         key, row = await service.create_key(args.user)
         print(key, file=out)

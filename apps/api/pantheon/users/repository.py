@@ -17,8 +17,8 @@ class UserRepository(Repository):
         ident = as_uuid(user_id)
         return None if ident is None else await self.session.get(User, ident)
 
-    async def by_name(self, name: str) -> User | None:
-        return await self.session.scalar(select(User).where(User.name == name))
+    async def by_login(self, login: str) -> User | None:
+        return await self.session.scalar(select(User).where(User.login == login))
 
     async def list_page(self, *, limit: int, offset: int) -> tuple[list[User], int]:
         query = select(User).order_by(User.created_at, User.id)

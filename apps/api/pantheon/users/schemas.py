@@ -7,6 +7,7 @@ from datetime import date, datetime
 
 from pydantic import BaseModel
 
+from pantheon.db.models import UserRole, UserStatus
 from pantheon.schemas import ReadSchema
 
 
@@ -18,7 +19,12 @@ class KeyRead(ReadSchema):
 
 class UserRead(ReadSchema):
     id: uuid.UUID
-    name: str
+    name: str  # the login, under its name before accounts (kept for existing clients)
+    login: str
+    email: str | None
+    display_name: str
+    role: UserRole
+    status: UserStatus
     is_admin: bool
     allowed_models: list[str] | None
     created_at: datetime

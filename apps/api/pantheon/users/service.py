@@ -10,6 +10,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.models import ApiKey, User
 from pantheon.errors import Conflict, NotFound, not_found
 from pantheon.users.keys import generate_key, hash_key
+from pantheon.users.passwords import check_password_length, hash_password
 from pantheon.users.repository import UserRepository
 from pantheon.users.schemas import (
     DailyUsage,
@@ -26,22 +27,42 @@ class UserService:
         self.repo = repo
 
     async def create_user(
-        self, name: str, *, is_admin: bool = False, allowed_models: list[str] | None = None
+        self,
+        login: str,
+        *,
+        is_admin: bool = False,
+        allowed_models: list[str] | None = None,
+        email: str | None = None,
+        display_name: str = "",
     ) -> User:
-        """A new user; 409 when the name is taken."""
-        if await self.repo.by_name(name) is not None:
-            raise Conflict(f"a user named '{name}' already exists")
+        """A new active user; 409 when the login is taken."""
+        if await self.repo.by_login(login) is not None:
+            raise Conflict(f"a user named '{login}' already exists")
         user = User(
-            name=name, is_admin=is_admin, allowed_models=allowed_models, created_at=utcnow()
+            login=login,
+            email=email,
+            display_name=display_name or login,
+            role="admin" if is_admin else "member",
+            status="active",
+            allowed_models=allowed_models,
+            created_at=utcnow(),
         )
         self.repo.add(user)
         await self.repo.session.flush()
         return user
 
-    async def by_name(self, name: str) -> User:
-        user = await self.repo.by_name(name)
+    async def by_name(self, login: str) -> User:
+        user = await self.repo.by_login(login)
         if user is None:
-            raise NotFound(f"no user named '{name}'")
+            raise NotFound(f"no user named '{login}'")
+        return user
+
+    async def set_password(self, login: str, password: str) -> User:
+        """Give a user a password for ``POST /auth/login`` (hashed off the event loop)."""
+        check_password_length(password)
+        user = await self.by_name(login)
+        user.password_hash = await hash_password(password)
+        await self.repo.session.flush()
         return user
 
     async def set_allowed_models(self, name: str, models: list[str] | None) -> User:
@@ -75,7 +96,12 @@ class UserService:
         return [
             UserRead(
                 id=u.id,
-                name=u.name,
+                name=u.login,
+                login=u.login,
+                email=u.email,
+                display_name=u.display_name,
+                role=u.role,
+                status=u.status,
                 is_admin=u.is_admin,
                 allowed_models=u.allowed_models,
                 created_at=u.created_at,

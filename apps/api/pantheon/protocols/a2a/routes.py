@@ -78,7 +78,7 @@ def _error(
 async def _principal(services: Services, request: Request) -> Principal:
     if services.settings.auth_mode == "local":
         return services.local_principal
-    return await authenticate(services.db, await bearer_scheme(request))
+    return await authenticate(services.db, await bearer_scheme(request), request)
 
 
 async def _room(

@@ -236,7 +236,7 @@ def _unserved(request: Request) -> JSONResponse | None:
 async def _principal(services: Services, request: Request) -> Principal:
     if services.settings.auth_mode == "local":
         return services.local_principal
-    return await authenticate(services.db, await bearer_scheme(request))
+    return await authenticate(services.db, await bearer_scheme(request), request)
 
 
 @dataclass

@@ -51,7 +51,7 @@ def _agent_card(agent: Agent, owner: str, ambiguous: bool) -> ModelCard:
 
 async def _owner_name(db: AsyncSession, owner_id: uuid.UUID) -> str:
     user = await UserRepository(db).get(owner_id)
-    return user.name if user is not None else "pantheon"
+    return user.login if user is not None else "pantheon"
 
 
 async def list_models(db: AsyncSession, owner_id: uuid.UUID) -> list[ModelCard]:
