@@ -1,6 +1,7 @@
 // The HTTP API, one function per route. Errors become ApiError carrying the server's detail.
 
 import { describeError } from "../text/humanize.js";
+import { csrfHeaders, signedInByCookie } from "./csrf.js";
 
 /** `message` is for a person (see humanize.js); `detail` is the server's own text. */
 export class ApiError extends Error {
@@ -55,9 +56,18 @@ export function hasApiKey() {
   return Boolean(apiKey);
 }
 
-/** The Authorization header for requests made without `send` (upload progress needs XHR). */
-export function authHeaders() {
-  return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+/** True when the page is signed in by a session cookie (POST /auth/login). */
+export function hasSession() {
+  return signedInByCookie(document.cookie);
+}
+
+/**
+ * The credentials a `method` request needs: the key's Authorization header, or for a
+ * cookie session the CSRF token on writes. Also for requests made without `send` (upload
+ * progress needs XHR).
+ */
+export function authHeaders(method = "GET") {
+  return apiKey ? { Authorization: `Bearer ${apiKey}` } : csrfHeaders(method, document.cookie);
 }
 
 export function setApiKey(key) {
@@ -75,12 +85,12 @@ export function setUnauthorizedHandler(handler) {
   onUnauthorized = handler;
 }
 
-/** fetch with the key; on 401 ask once for a key (shared by concurrent calls), retry once. */
+/**
+ * fetch with the key or the session's CSRF token; on 401 ask once to sign in (shared by
+ * concurrent calls), retry once.
+ */
 async function send(path, init) {
-  const attempt = () => fetch(path, {
-    ...init,
-    headers: apiKey ? { ...init.headers, Authorization: `Bearer ${apiKey}` } : init.headers,
-  });
+  const attempt = () => fetch(path, { ...init, headers: { ...init.headers, ...authHeaders(init.method) } });
   let response;
   try {
     response = await attempt();
