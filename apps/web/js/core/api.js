@@ -89,12 +89,12 @@ export function setUnauthorizedHandler(handler) {
  * fetch with the key or the session's CSRF token; on 401 ask once to sign in (shared by
  * concurrent calls), retry once.
  */
-async function send(path, init) {
+async function send(path, init, askToSignIn = true) {
   const attempt = () => fetch(path, { ...init, headers: { ...init.headers, ...authHeaders(init.method) } });
   let response;
   try {
     response = await attempt();
-    if (response.status === 401 && onUnauthorized) {
+    if (response.status === 401 && onUnauthorized && askToSignIn) {
       const error = await errorFrom(response);
       pendingLogin ??= onUnauthorized(error.message).finally(() => { pendingLogin = null; });
       if (await pendingLogin) response = await attempt();
@@ -108,13 +108,14 @@ async function send(path, init) {
   return response;
 }
 
-export async function request(method, path, body, { signal, headers = {} } = {}) {
+/** `askToSignIn: false`: a 401 is the caller's answer (a wrong password), not a sign-in prompt. */
+export async function request(method, path, body, { signal, headers = {}, askToSignIn = true } = {}) {
   const init = { method, signal, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await send(path, init);
+  const response = await send(path, init, askToSignIn);
   if (response.status === 204) return null;
   return response.json();
 }

@@ -16,7 +16,7 @@ function themeButton() {
   return button;
 }
 
-export function renderSidebar(el, { rooms, agents, route, sessions = null, onNewRoom, onNewAgent, onForgetKey }) {
+export function renderSidebar(el, { rooms, agents, route, sessions = null, onNewRoom, onNewAgent, account = null }) {
   const roomItems = rooms.map((room) => item(
     `#/rooms/${room.id}`, room.name, `${room.mode} · ${count(room.agents.length, "agent")}`,
     route.kind === "room" && route.id === room.id, sessions));
@@ -32,7 +32,7 @@ export function renderSidebar(el, { rooms, agents, route, sessions = null, onNew
       h("button", { type: "button", class: "ghost small", "aria-keyshortcuts": "Control+/",
         onclick: showShortcuts }, "Keyboard shortcuts"),
       h("a", { href: "/docs" }, "API docs"),
-      onForgetKey ? h("button", { type: "button", class: "ghost small", onclick: onForgetKey }, "Forget API key") : null),
+      account),
   );
 }
 

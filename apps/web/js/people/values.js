@@ -1,0 +1,61 @@
+// Every set of values the people views use, in one place: account roles and statuses
+// (pantheon/db/models.py UserRole, UserStatus), room member roles and access (the sharing
+// API), and the sign-in error codes the OIDC callback puts in /?signin_error=<code>. The
+// server does not list these at a route, so the page keeps this one copy; every picker,
+// badge and message reads it. Pure: node's tests import it.
+
+/** Account roles, in the order a picker shows them. */
+export const ROLES = Object.freeze([
+  { value: "member", label: "Member" },
+  { value: "admin", label: "Admin" },
+]);
+
+/** Account statuses; only "active" people can sign in. */
+export const STATUSES = Object.freeze([
+  { value: "active", label: "Active" },
+  { value: "pending", label: "Pending approval" },
+  { value: "disabled", label: "Disabled" },
+]);
+
+/** What a room member may do: the Share dialog's choices (the owner is not one). */
+export const MEMBER_ROLES = Object.freeze([
+  { value: "viewer", label: "Can view" },
+  { value: "editor", label: "Can edit" },
+]);
+
+/** A room read's `access`: the caller's own standing in it. */
+export const ACCESS = Object.freeze({ owner: "owner", editor: "editor", viewer: "viewer" });
+
+/** The messages for /?signin_error=<code> (the OIDC callback's fixed set). */
+const SIGNIN_ERRORS = Object.freeze({
+  pending: "Your account is waiting for an administrator's approval. Try again once it is approved.",
+  disabled: "This account is disabled. Ask an administrator if that is a mistake.",
+  refused: "Sign-in with that provider was refused or did not finish. Try again.",
+  closed: "This server does not create accounts on first sign-in. Ask an administrator to invite you.",
+});
+
+export function label(values, value) {
+  return values.find((item) => item.value === value)?.label ?? String(value ?? "");
+}
+
+/** The sentence for a sign-in error code; a code this page does not know still says so. */
+export function signinErrorMessage(code) {
+  if (!code) return "";
+  return SIGNIN_ERRORS[code] ?? `Sign-in did not finish (${code}). Try again.`;
+}
+
+/** Whether a room's `access` lets the caller change it (rename, roster, modes, sessions). */
+export function canEdit(room) {
+  return (room?.access ?? ACCESS.owner) !== ACCESS.viewer;
+}
+
+/** Whether the caller owns the room (only the owner shares or deletes it). */
+export function isOwner(room) {
+  return (room?.access ?? ACCESS.owner) === ACCESS.owner;
+}
+
+/** The token of an invitation page's path (/invite/<token>), or null elsewhere. */
+export function inviteToken(pathname) {
+  const match = /^\/invite\/([^/]+)\/?$/.exec(pathname || "");
+  return match ? decodeURIComponent(match[1]) : null;
+}
