@@ -5,7 +5,9 @@
 // and on agents), so "+ New session" never leaves empty sessions behind.
 
 import { api, hasApiKey, hasSession, setApiKey, setUnauthorizedHandler } from "./core/api.js";
-import { accountMenu } from "./people/account.js";
+import { ADMIN_HASH, accountMenu } from "./people/account.js";
+import { showAdmin } from "./people/admin-view.js";
+import { openShareDialog } from "./rooms/share-dialog.js";
 import { inviteToken } from "./people/values.js";
 import { showInvite, showSignIn } from "./people/signin-view.js";
 import { peopleApi } from "./people/people-api.js";
@@ -92,6 +94,11 @@ async function route() {
     current = null;
     return showEvals(main, location.hash.split("/")[2] ?? null);
   }
+  if (location.hash === ADMIN_HASH) { // the people (js/people/admin-view.js)
+    chat.leave();
+    current = null;
+    return showAdmin(main);
+  }
   const { kind, id, sessionId, fresh } = state.route;
   const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
   if (!kind || !owner) {
@@ -118,6 +125,7 @@ async function route() {
   sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
   drawSidebar();
   main.replaceChildren(header(kind, owner, sessions, sessionId), chat.el);
+  main.dataset.access = owner.access ?? "owner"; // a viewer gets no composer (people.css)
   // A draft fork ("new" with the history it will have) lives in this history entry's state:
   // made by the first message, gone if the person goes elsewhere first.
   const fork = fresh && history.state?.fork?.owner === owner.id ? history.state.fork : null;
@@ -213,6 +221,7 @@ function roomActions(room) {
   const reroute = async () => { await refreshSidebar(); route(); };
   return {
     documents: () => openDocumentsDialog({ kind: "room", id: room.id, name: room.name }),
+    share: state.me ? () => openShareDialog({ room }) : null, // keys mode: people to share with
     usage: () => openUsageDialog({ title: `Usage: ${room.name}`, load: () => api.roomUsage(room.id) }),
     rename: () => formDialog({
       title: "Edit room",

@@ -121,7 +121,7 @@ export async function request(method, path, body, { signal, headers = {}, askToS
 }
 
 /** Every page of a paginated list route. */
-async function all(path) {
+export async function allPages(path) {
   const items = [];
   for (let offset = 0; ; offset += 200) {
     const sep = path.includes("?") ? "&" : "?";
@@ -139,9 +139,9 @@ export const api = {
   modes: () => request("GET", "/v1/modes").then((page) => page.items),
   errorCodes: () => request("GET", "/v1/error-codes").then((page) => page.items),
   defaults: () => request("GET", "/v1/defaults"),
-  tools: () => all("/v1/tools"),
+  tools: () => allPages("/v1/tools"),
 
-  rooms: () => all("/v1/rooms"),
+  rooms: () => allPages("/v1/rooms"),
   room: (roomId) => request("GET", `/v1/rooms/${id(roomId)}`),
   createRoom: (data) => request("POST", "/v1/rooms", data),
   updateRoom: (roomId, data) => request("PATCH", `/v1/rooms/${id(roomId)}`, data),
@@ -151,14 +151,14 @@ export const api = {
   removeMember: (roomId, agentId) =>
     request("DELETE", `/v1/rooms/${id(roomId)}/agents/${id(agentId)}`),
 
-  agents: () => all("/v1/agents"),
+  agents: () => allPages("/v1/agents"),
   agent: (agentId) => request("GET", `/v1/agents/${id(agentId)}`),
   createAgent: (data) => request("POST", "/v1/agents", data),
   updateAgent: (agentId, data) => request("PATCH", `/v1/agents/${id(agentId)}`, data),
   deleteAgent: (agentId) => request("DELETE", `/v1/agents/${id(agentId)}`),
 
-  roomSessions: (roomId, q = "") => all(`/v1/rooms/${id(roomId)}/sessions${search(q)}`),
-  agentSessions: (agentId, q = "") => all(`/v1/agents/${id(agentId)}/sessions${search(q)}`),
+  roomSessions: (roomId, q = "") => allPages(`/v1/rooms/${id(roomId)}/sessions${search(q)}`),
+  agentSessions: (agentId, q = "") => allPages(`/v1/agents/${id(agentId)}/sessions${search(q)}`),
   updateSession: (sessionId, data) => request("PATCH", `/v1/sessions/${id(sessionId)}`, data),
   deleteSession: (sessionId) => request("DELETE", `/v1/sessions/${id(sessionId)}`),
   createRoomSession: (roomId, title = "") =>
@@ -166,7 +166,7 @@ export const api = {
   createAgentSession: (agentId, title = "") =>
     request("POST", `/v1/agents/${id(agentId)}/sessions`, { title }),
   session: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}`),
-  messages: (sessionId) => all(`/v1/sessions/${id(sessionId)}/messages`),
+  messages: (sessionId) => allPages(`/v1/sessions/${id(sessionId)}/messages`),
   history: (sessionId, { before = null, through = null, limit = 20 } = {}) => request("GET",
     `/v1/sessions/${id(sessionId)}/history?limit=${limit}${before ? `&before=${id(before)}` : ""}`
     + (through ? `&through=${id(through)}` : "")),

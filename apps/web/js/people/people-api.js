@@ -1,7 +1,7 @@
 // The people routes (docs/adr/0040 and issue 35): sign-in, the caller, room sharing, share
 // links and the admin's user list. One function per route, like core/api.js.
 
-import { request } from "../core/api.js";
+import { allPages, request } from "../core/api.js";
 
 const id = encodeURIComponent;
 const quiet = { askToSignIn: false }; // a 401 here is the answer, not a reason to ask
@@ -31,7 +31,7 @@ export const peopleApi = {
   share: (sessionId) => request("POST", `/v1/sessions/${id(sessionId)}/share`),
   unshare: (sessionId) => request("DELETE", `/v1/sessions/${id(sessionId)}/share`),
 
-  users: () => request("GET", "/v1/admin/users").then((page) => page.items ?? page),
+  users: () => allPages("/v1/admin/users"),
   invite: (data) => request("POST", "/v1/admin/users", data),
   updateUser: (userId, data) => request("PATCH", `/v1/admin/users/${id(userId)}`, data),
 };

@@ -26,12 +26,16 @@ export const MEMBER_ROLES = Object.freeze([
 /** A room read's `access`: the caller's own standing in it. */
 export const ACCESS = Object.freeze({ owner: "owner", editor: "editor", viewer: "viewer" });
 
-/** The messages for /?signin_error=<code> (the OIDC callback's fixed set). */
+/** The messages for /?signin_error=<code> (pantheon/users/oidc_errors.py SigninError). */
 const SIGNIN_ERRORS = Object.freeze({
+  state: "That sign-in took too long or was already used. Try again.",
+  denied: "The provider did not let you sign in (cancelled or refused). Try again.",
+  provider: "The sign-in provider could not be reached or refused the sign-in. Try again later.",
+  token: "The provider's answer could not be verified. Try again, or ask an administrator.",
+  domain: "Your account's email address is not one this server accepts.",
+  refused: "There is no account for you here yet. Ask an administrator to invite you.",
   pending: "Your account is waiting for an administrator's approval. Try again once it is approved.",
   disabled: "This account is disabled. Ask an administrator if that is a mistake.",
-  refused: "Sign-in with that provider was refused or did not finish. Try again.",
-  closed: "This server does not create accounts on first sign-in. Ask an administrator to invite you.",
 });
 
 export function label(values, value) {
