@@ -13,9 +13,10 @@ import { sessionLabel } from "../text/format.js";
 
 /**
  * owner: {kind: "room"|"agent", id, name}; go(hash); currentId; isRunning(sessionId);
- * refresh(): re-draw the page after a change.
+ * refresh(): re-draw the page after a change; edit: false for a viewer of a shared room
+ * (no new session, rename or delete).
  */
-export function sessionActions({ owner, currentId, go, isRunning, refresh }) {
+export function sessionActions({ owner, currentId, go, isRunning, refresh, edit = true }) {
   const base = `#/${owner.kind}s/${owner.id}`;
   const list = (q = "") => (owner.kind === "room" ? api.roomSessions(owner.id, q) : api.agentSessions(owner.id, q));
 
@@ -53,10 +54,10 @@ export function sessionActions({ owner, currentId, go, isRunning, refresh }) {
 
   return {
     selectSession: (sid) => go(`${base}/sessions/${sid}`),
-    newSession: () => go(`${base}/new`),
+    newSession: () => edit && go(`${base}/new`),
     browseSessions: () => openSessionsDialog({
       title: `Sessions: ${owner.name}`, currentId, list,
-      open: (session) => go(`${base}/sessions/${session.id}`), rename, remove,
+      open: (session) => go(`${base}/sessions/${session.id}`), rename: edit ? rename : null, remove: edit ? remove : null,
     }),
     renameSession: (session) => session && rename(session),
     deleteSession: (session) => session && remove(session),
