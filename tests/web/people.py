@@ -5,18 +5,23 @@ with, and an admin key the test's own setup calls use."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
+from playwright.sync_api import Page, expect
 
 from pantheon.db.uow import unit_of_work
 from pantheon.settings import AuthSettings
 from pantheon.users.repository import UserRepository
 from pantheon.users.service import UserService
+from tests.auth import signin_helpers
 from tests.auth.signin_helpers import PASSWORD, database
 from tests.web.server import LiveServer, running_server
+from tests.web.views import open_sidebar
 
-__all__ = ["PASSWORD", "keys_server", "make_person"]
+__all__ = ["PASSWORD", "account", "api_as", "keys_server", "make_person", "set_status", "sign_in"]
 
 
 def make_person(
@@ -35,6 +40,23 @@ def make_person(
     return server.call(work)
 
 
+def sign_in(page: Page, login: str, password: str = PASSWORD, *, go: bool = True) -> None:
+    """Sign in on the page's sign-in screen (``go``: open the page first)."""
+    if go:
+        page.goto("/")
+    expect(page.get_by_role("heading", name="Sign in to Pantheon")).to_be_visible()
+    expect(page.get_by_label("Login")).to_be_focused()
+    page.get_by_label("Login").fill(login)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+
+
+def account(page: Page, size: str, name: str) -> None:
+    """Open the account menu of ``name`` (on a phone, the sidebar first)."""
+    open_sidebar(page, size)
+    page.get_by_role("button", name=f"Account: {name}").click()
+
+
 def keys_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """A server in keys mode whose ``api`` calls are an admin's ("root"). Every sign-in
     comes from 127.0.0.1: the per-address attempt limit is raised for a module's worth."""
@@ -44,3 +66,17 @@ def keys_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         key = make_person(live, "root", display_name="Root Admin", admin=True)
         live.headers = {"Authorization": f"Bearer {key}"}
         yield live
+
+
+def api_as(server: LiveServer, key: str, method: str, path: str, json: Any = None) -> Any:
+    """Call the API as the owner of ``key`` (test setup); raises on an error status."""
+    headers = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=server.url, timeout=10.0, headers=headers) as client:
+        response = client.request(method, path, json=json)
+    response.raise_for_status()
+    return None if response.status_code == 204 else response.json()
+
+
+def set_status(server: LiveServer, login: str, status: str) -> None:
+    """Put ``login`` in ``status`` directly (a pending person, as a first OIDC sign-in makes)."""
+    server.call(lambda app: signin_helpers.set_status(app, login, status))

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from tests.web.conftest import WAIT_MS, screenshot
-from tests.web.people import PASSWORD, keys_server, make_person
+from tests.web.people import PASSWORD, account, keys_server, make_person, sign_in
 from tests.web.server import LiveServer
-from tests.web.views import VIEWS, Theme, open_sidebar, viewed
+from tests.web.views import VIEWS, Theme, viewed
 
 pytestmark = pytest.mark.browser
 
@@ -21,21 +21,6 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     yield from keys_server(tmp_path_factory)
-
-
-def sign_in(page: Page, login: str, password: str = PASSWORD, *, go: bool = True) -> None:
-    if go:
-        page.goto("/")
-    expect(page.get_by_role("heading", name="Sign in to Pantheon")).to_be_visible()
-    expect(page.get_by_label("Login")).to_be_focused()
-    page.get_by_label("Login").fill(login)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in", exact=True).click()
-
-
-def account(page: Page, size: str, name: str) -> None:
-    open_sidebar(page, size)
-    page.get_by_role("button", name=f"Account: {name}").click()
 
 
 @pytest.mark.parametrize(("size", "theme"), VIEWS)
