@@ -8,7 +8,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect
 
-from pantheon.db import eval_models, models  # noqa: F401  (registers every table on the metadata)
+from pantheon.db import eval_models, models, oidc_models  # noqa: F401  (registers every table on the metadata)
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
 from pantheon.db.migrations import downgrade, upgrade
