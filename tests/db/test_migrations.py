@@ -19,6 +19,7 @@ TABLES = {
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
     "eval_datasets", "eval_runs", "eval_results", "response_requests", "login_sessions",
+    "oidc_identities", "oidc_logins",
 }  # fmt: skip
 
 
