@@ -105,6 +105,7 @@ def create_app(
                         knowledge=knowledge,
                         turns=turns,
                         evals=evals,
+                        oidc=oidc,
                     )
                     async with serving(doors):  # MCP requests wait on turns: drained first
                         with startup_objects_frozen():
@@ -129,7 +130,6 @@ def create_app(
     )
     shapes = ErrorShapes()  # the routers register their protocols' shapes as they mount
     install_error_handlers(app, shapes)
-    app.state.oidc = oidc  # its discovery cache lives as long as the app
     app.add_middleware(
         BodySizeLimit,
         max_bytes=settings.limits.max_body_bytes,

@@ -41,9 +41,8 @@ class ProvidersRead(BaseModel):
     oidc: list[ProviderRead]
 
 
-def _clients(request: Request) -> OidcClients:
-    clients: OidcClients = request.app.state.oidc
-    return clients
+def _clients(services: ServicesDep) -> OidcClients:
+    return services.oidc
 
 
 OidcDep = Annotated[OidcClients, Depends(_clients)]
