@@ -255,7 +255,7 @@ async def test_an_id_token_for_another_nonce_is_refused(
     authorize, cookie = await oidc.start()
     nonce = query(authorize)["nonce"]
     # The provider is asked for a token carrying some other nonce (a replayed token's).
-    back = oidc.provider.authorize(authorize.replace(nonce, "replayed-nonce-from-elsewhere"), sub)
+    back = oidc.provider.authorize(authorize.replace(nonce, f"replayed-{uuid.uuid4().hex}"), sub)
     with caplog.at_level(logging.INFO, logger="pantheon.users.oidc"):
         assert signin_error(await oidc.callback(back, cookie)) == "token"
     assert "nonce" in caplog.text
