@@ -1,8 +1,9 @@
 """Mounts the domain routers behind authentication, plus health, readiness and models.
 
-Only ``/health``, ``/ready``, ``POST /auth/login`` (and FastAPI's docs) are public: every
-other router is included with the authentication dependency, so a new route is
-authenticated by default (tests/auth walks the OpenAPI schema to keep it so).
+Only ``/health``, ``/ready``, ``POST /auth/login``, ``GET /auth/providers``, the OIDC
+sign-in routes ``/auth/oidc/{name}/login`` and ``/callback`` (and FastAPI's docs) are
+public: every other router is included with the authentication dependency, so a new route
+is authenticated by default (tests/auth walks the OpenAPI schema to keep it so).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from pantheon.sessions.routes import router as sessions_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
+from pantheon.users.oidc_routes import oidc_router
 from pantheon.users.routes import router as admin_router
 from pantheon.users.signin import me_router, signin_router
 
@@ -218,6 +220,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     auth = [Depends(current_principal)]
     app.include_router(ops)
     app.include_router(signin_router, responses=error_responses(401, 404, 422, 429))
+    app.include_router(oidc_router, responses=error_responses(404, 422))  # public too
     app.include_router(me_router, dependencies=auth, responses=error_responses(401, 403, 422, 429))
     app.include_router(models, dependencies=auth, responses=error_responses(401))
     crud = error_responses(401, 404, 409, 413, 422)
