@@ -4,6 +4,7 @@ group, and every refusal (state, nonce, replayed code, disabled and pending user
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import uuid
@@ -273,3 +274,16 @@ async def test_a_denied_authorization_is_reported(make_oidc: MakeOidc) -> None:
     back = oidc.provider.authorize(authorize, "", deny=True)
     with_state = f"{back}&state={query(authorize)['state']}"  # as RFC 6749 has it
     assert signin_error(await oidc.callback(with_state, cookie)) == "denied"
+
+
+async def test_two_first_sign_ins_at_once_end_as_one_linked_user(make_oidc: MakeOidc) -> None:
+    # Both callbacks find no link and make one; the database keeps one, the other retries.
+    oidc = await make_oidc(signup="open")
+    sub = _sub()
+    oidc.provider.add_user(sub, claims(f"{sub}@example.com", preferred_username=sub))
+    starts = [await oidc.start() for _ in range(4)]
+    backs = [(oidc.provider.authorize(authorize, sub), cookie) for authorize, cookie in starts]
+    answers = await asyncio.gather(*(oidc.callback(back, cookie) for back, cookie in backs))
+    assert [signin_error(a) for a in answers] == [None] * 4
+    ids = {(await oidc.me(a)).json()["id"] for a in answers}
+    assert len(ids) == 1

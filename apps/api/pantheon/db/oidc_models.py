@@ -1,4 +1,4 @@
-"""The OIDC sign-in tables (docs/adr/0043): who a provider's subject is here, and the
+"""The OIDC sign-in tables (docs/adr/0041): who a provider's subject is here, and the
 sign-ins under way between ``/auth/oidc/NAME/login`` and its callback.
 
 Apart from ``models.py`` only for size; both register on the same metadata, and

@@ -1,5 +1,5 @@
 """OIDC sign-in routes (public): ``GET /auth/providers``, ``GET /auth/oidc/{name}/login``
-and its ``/callback`` (docs/adr/0043, docs/security.md).
+and its ``/callback`` (docs/adr/0041, docs/security.md).
 
 The login answers 302 to the provider; the callback answers 302 to ``/`` with the same
 session and CSRF cookies a password sign-in sets, or to ``/?signin_error=<code>``
@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import IntegrityError
 
 from pantheon.db.uow import unit_of_work
 from pantheon.deps import ServicesDep
@@ -28,6 +29,7 @@ from pantheon.users.signin import set_session_cookies
 
 oidc_router = APIRouter(prefix="/auth", tags=["sign-in"])
 log = logging.getLogger("pantheon.users.oidc")
+RESOLVE_ATTEMPTS = 3  # a first sign-in that lost a race tries again and finds the link
 FOUND = 302
 
 
@@ -165,6 +167,21 @@ async def _sign_in(
 
 
 async def _open_session(
+    services: ServicesDep, provider: OidcProvider, claims: dict[str, Any]
+) -> str:
+    """A session for the person the claims name. Two first sign-ins of one person at once
+    both find no link and both make one; the database keeps one, and the loser's next
+    attempt finds it (``RESOLVE_ATTEMPTS``), so neither answer is a server error."""
+    for attempt in range(1, RESOLVE_ATTEMPTS + 1):
+        try:
+            return await _resolve_and_open(services, provider, claims)
+        except IntegrityError as exc:
+            if attempt == RESOLVE_ATTEMPTS:
+                raise SigninRefused(SigninError.PROVIDER, "could not link the account") from exc
+    raise AssertionError("unreachable")
+
+
+async def _resolve_and_open(
     services: ServicesDep, provider: OidcProvider, claims: dict[str, Any]
 ) -> str:
     auth = services.settings.auth

@@ -1,13 +1,13 @@
 """oidc_identities: a provider's subject signs in as a user; oidc_logins: sign-ins under way
 
-Revision ID: 0021_oidc_identities
+Revision ID: 0019_oidc_identities
 Revises: 0018_people
 Create Date: 2026-12-02 02:30:00
 
 ``oidc_identities`` links (provider, subject) to a user (unique), so a later sign-in finds
 the user by the provider's stable subject, not by an email that may change.
 ``oidc_logins`` holds, by the SHA-256 of its ``state``, the nonce and PKCE verifier of a
-sign-in between ``/auth/oidc/NAME/login`` and its callback (docs/adr/0043).
+sign-in between ``/auth/oidc/NAME/login`` and its callback (docs/adr/0041).
 """
 
 from collections.abc import Sequence
@@ -17,7 +17,7 @@ from alembic import op
 
 import pantheon.db.base
 
-revision: str = "0021_oidc_identities"
+revision: str = "0019_oidc_identities"
 down_revision: str | None = "0018_people"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
