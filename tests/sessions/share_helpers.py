@@ -36,9 +36,10 @@ async def say(
     return turn
 
 
-async def share(client: httpx.AsyncClient, chat: Chat) -> str:
-    """A new link to the session; its token."""
-    response = await client.post(f"/v1/sessions/{chat.session_id}/share")
+async def share(client: httpx.AsyncClient, chat: Chat | str) -> str:
+    """A new link to the session (a ``Chat`` or a session id); its token."""
+    session_id = chat if isinstance(chat, str) else chat.session_id
+    response = await client.post(f"/v1/sessions/{session_id}/share")
     assert response.status_code == 201, response.text
     url: str = response.json()["url"]
     assert url.startswith("/share/")

@@ -93,7 +93,9 @@ async def test_the_snapshot_stops_where_the_link_was_made(
     assert (await running).status_code == 201
     await say(users.alice, scripted, chat, "after", "said after")
 
-    assert conversation(await snapshot(users.anon, token)) == [("before", [("Alpha", "said before")])]
+    assert conversation(await snapshot(users.anon, token)) == [
+        ("before", [("Alpha", "said before")])
+    ]
     # The session itself goes on: all three turns are in it.
     turns = await users.alice.get(f"/v1/sessions/{chat.session_id}")
     assert turns.json()["turn_count"] == 3
