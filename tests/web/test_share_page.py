@@ -62,6 +62,7 @@ def test_a_revoked_link_shows_link_not_found(browser: Browser, server: LiveServe
     server.api("DELETE", f"/v1/sessions/{session_id}/share")
     with viewed(browser, server, "desktop", "light") as page:
         response = page.goto(url)
-        assert response is not None and response.status == 404
+        assert response is not None
+        assert response.status == 404
         expect(page.get_by_role("heading", level=1)).to_have_text("Link not found")
         expect(page.locator(".turn")).to_have_count(0)

@@ -70,10 +70,7 @@ class LinkNotFound(NotFound):
 
 async def shared_session(db: AsyncSession, token: str, page: PageParams) -> SharedSession:
     """A page of the snapshot behind ``token``; 404 for anything but a live link."""
-    share = await live_share(db, token)
-    chat = await db.get(ChatSession, share.session_id)
-    if chat is None:  # live_share has just read it
-        raise LinkNotFound
+    share, chat = await live_share(db, token)
     turns, total = await _turns(db, chat, share, page)
     answers = await _answers(db, [t.id for t in turns])
     return SharedSession(
@@ -86,16 +83,17 @@ async def shared_session(db: AsyncSession, token: str, page: PageParams) -> Shar
     )
 
 
-async def live_share(db: AsyncSession, token: str) -> SessionShare:
-    """The link behind ``token`` while it, its session and its owner are live; else 404."""
+async def live_share(db: AsyncSession, token: str) -> tuple[SessionShare, ChatSession]:
+    """The link behind ``token`` and its session, while the link, the session (and its
+    room or agent) and its owner's account are live; else 404."""
     share = await db.get(SessionShare, hash_token(token))
     if share is None:
         raise LinkNotFound
     status = await db.scalar(select(User.status).where(User.id == share.owner_id))
-    live = await SessionRepository(db).get(share.owner_id, share.session_id)
-    if status != "active" or live is None:
+    chat = await SessionRepository(db).get(share.owner_id, share.session_id)
+    if status != "active" or chat is None:
         raise LinkNotFound
-    return share
+    return share, chat
 
 
 async def _turns(
