@@ -16,6 +16,7 @@ from tests.auth.conftest import Clients
 from tests.auth.signin_helpers import database, set_status
 from tests.factories import UNKNOWN_ID
 from tests.sessions.share_helpers import (
+    Chat,
     assert_dead,
     conversation,
     open_chat,
@@ -203,3 +204,19 @@ async def test_tokens_are_stored_only_as_their_sha256(
         [row] = (await db.scalars(select(SessionShare))).all()
     assert row.token_hash == hashlib.sha256(token.encode()).hexdigest()
     assert token not in repr([getattr(row, c.key) for c in SessionShare.__table__.columns])
+
+
+async def test_a_forks_link_shows_the_history_it_inherited(
+    users: Clients, scripted: ScriptedProvider
+) -> None:
+    chat = await open_chat(users.alice)
+    first = await say(users.alice, scripted, chat, "one", "first")
+    await say(users.alice, scripted, chat, "two", "second")
+    fork = await users.alice.post(
+        f"/v1/sessions/{chat.session_id}/fork", json={"turn_id": first["id"]}
+    )
+    assert fork.status_code == 201, fork.text
+    forked = Chat(fork.json()["id"], chat.agent_id)
+    await say(users.alice, scripted, forked, "three", "third")
+    body = await snapshot(users.anon, await share(users.alice, forked))
+    assert conversation(body) == [("one", [("Alpha", "first")]), ("three", [("Alpha", "third")])]
