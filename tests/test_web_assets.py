@@ -13,11 +13,14 @@ import re
 import httpx
 
 from pantheon.server.web import WEB_DIR
+from tests.factories import create_agent
 from tests.test_web import _served_urls
 
 IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>')
 PRELOAD = re.compile(r'<link rel="modulepreload" href="\./([^"?]+)\?v=([0-9a-f]{16})">')
 VERSIONED = re.compile(r'(?:src|href)="([^"#:?]+)\?v=([0-9a-f]{16})"')
+ROOTED = re.compile(r'(?:src|href)="/([^"#:?]+)\?v=([0-9a-f]{16})"')
+ROOTED_PRELOAD = re.compile(r'<link rel="modulepreload" href="/([^"?]+)\?v=[0-9a-f]{16}">')
 YEAR = "public, max-age=31536000, immutable"
 
 
@@ -53,13 +56,39 @@ async def test_index_loads_every_file_by_its_version(client: httpx.AsyncClient) 
     modules -= {"js/core/theme.js"}  # a classic script, not a module
     assert {key.removeprefix("./") for key in imports} >= modules
     assert all(imports[f"./{p}"] == f"./{p}?v={_version(p)}" for p in modules)
-    # Every module app.js reaches is preloaded, so none waits for its importer.
+    # Every module app.js reaches is preloaded, so none waits for its importer (the share
+    # page's own modules are share.html's: see the next test).
     preloaded = dict(PRELOAD.findall(page.text))
-    assert set(preloaded) == modules - {"js/app.js"}
+    assert set(preloaded) == modules - {"js/app.js"} - {p for p in modules if "/share/" in p}
     # The import map is an inline script: the CSP allows exactly it, by its hash.
     digest = base64.b64encode(hashlib.sha256(raw_map.encode()).digest()).decode()
     assert f"script-src 'self' 'sha256-{digest}';" in page.text
     assert page.text.index('type="importmap"') < page.text.index('rel="modulepreload"')
+
+
+async def test_the_share_page_loads_its_files_from_the_root(client: httpx.AsyncClient) -> None:
+    """share.html is served at /share/<token> (docs/adr/0042): its URLs, import map keys
+    and preloads start at "/", so they do not depend on the page's own path."""
+    agent = await create_agent(client, "alpha")
+    session = await client.post(f"/v1/agents/{agent['id']}/sessions", json={})
+    url = (await client.post(f"/v1/sessions/{session.json()['id']}/share")).json()["url"]
+    page = await client.get(url)
+    assert page.status_code == 200
+    versioned = dict(ROOTED.findall(page.text))
+    assert {"js/share/share.js", "css/share.css", "js/core/theme.js"} <= set(versioned)
+    assert all(version == _version(path) for path, version in versioned.items())
+    (raw_map,) = IMPORT_MAP.findall(page.text)
+    imports = json.loads(raw_map)["imports"]
+    assert (
+        imports["/js/text/markdown-dom.js"]
+        == f"/js/text/markdown-dom.js?v={_version('js/text/markdown-dom.js')}"
+    )
+    assert not any(key.startswith("./") for key in imports)
+    preloaded = set(ROOTED_PRELOAD.findall(page.text))
+    assert {"js/share/snapshot.js", "js/text/markdown-dom.js", "js/core/dom.js"} <= preloaded
+    assert "js/app.js" not in preloaded
+    digest = base64.b64encode(hashlib.sha256(raw_map.encode()).digest()).decode()
+    assert f"script-src 'self' 'sha256-{digest}';" in page.text
 
 
 async def test_versioned_urls_are_cached_for_a_year_and_the_rest_revalidated(

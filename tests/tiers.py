@@ -24,7 +24,7 @@ TIERS = {
     "api": "the app in process, on a database (make check runs it on SQLite)",
     "system": "real processes, a browser, replicas, outside suites (make test only)",
 }
-SYSTEM_MARKERS = ("browser", "local_model", "redis", "pgvector")
+SYSTEM_MARKERS = ("browser", "local_model", "redis", "pgvector", "oidc")
 API_FIXTURES = {"app", "client", "app_with", "started_app", "settings", "db_url", "migrated_db_url"}
 API_NAMES = {"create_app", "running_app", "running_client"}
 _STARTS_PROCESS = re.compile(r"create_subprocess_exec|subprocess\.(?:run|Popen|check_\w+)\(")

@@ -25,7 +25,16 @@ from tests.auth.conftest import Clients
 from tests.factories import create_agent, create_room, create_session
 from tests.knowledge.helpers import settled
 
-PUBLIC = {("GET", "/health"), ("GET", "/ready"), ("POST", "/auth/login")}
+# A share link's snapshot needs no key: its token is the credential (tests/sessions).
+PUBLIC = {
+    ("GET", "/health"),
+    ("GET", "/ready"),
+    ("POST", "/auth/login"),
+    ("GET", "/auth/providers"),
+    ("GET", "/auth/oidc/{name}/login"),
+    ("GET", "/auth/oidc/{name}/callback"),
+    ("GET", "/v1/shared/{token}"),
+}
 # The caller's own account: bob's key reaches only bob (no password: the change is refused).
 OWN = {("GET", "/v1/me"): 200, ("POST", "/auth/logout"): 204, ("POST", "/v1/me/password"): 403}
 ADMIN_ONLY = {("GET", "/metrics")}  # outside /v1/admin/, for admins too (docs/observability.md)

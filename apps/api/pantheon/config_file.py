@@ -1,11 +1,12 @@
 """The operator's TOML config file (``settings.resolved_config_file``), read in one place.
 
-Its sections belong to four readers, each taking its own from here: ``[models.*]``
+Its sections belong to five readers, each taking its own from here: ``[models.*]``
 (``llm/registry.py``), ``[mcp_servers.*]`` (``tools/mcp/config.py``), ``[embedders.*]``
-(``knowledge/embedders/config.py``) and ``[a2a_agents.*]``
-(``llm/providers/a2a_remote_config.py``). Every error is a ``ValueError`` naming the file and
-the problem, raised at startup. A parse is kept per version of the file (path, size,
-modification time): the readers at startup share one parse, an edited file is read again.
+(``knowledge/embedders/config.py``), ``[a2a_agents.*]``
+(``llm/providers/a2a_remote_config.py``) and ``[oidc.*]`` (``users/oidc_config.py``).
+Every error is a ``ValueError`` naming the file and the problem, raised at startup. A
+parse is kept per version of the file (path, size, modification time): the readers at
+startup share one parse, an edited file is read again.
 """
 
 from __future__ import annotations

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # their modules import this one (routes) or are heavy
     from pantheon.live.rate_limit import TurnRateLimiter
     from pantheon.live.registry import LiveTurnRegistry
     from pantheon.turns.service import TurnService
+    from pantheon.users.oidc import OidcClients
 
 READ_METHODS = SAFE_METHODS  # one list: the unit of work's and the CSRF check's
 
@@ -54,6 +55,7 @@ class Services:
     knowledge: Knowledge
     turns: TurnService  # stateless between calls: one for the turn routes and the facade
     evals: EvalRunner  # this process's eval runs (background tasks)
+    oidc: OidcClients  # the [oidc.NAME] providers and their discovery cache
 
     @property
     def local_user_id(self) -> uuid.UUID:

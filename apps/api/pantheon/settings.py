@@ -110,7 +110,8 @@ class LimitSettings(BaseModel):
 
 
 class AuthSettings(BaseModel):
-    """People in ``keys`` mode: who may sign up, sign-in sessions, sign-in attempts."""
+    """People in ``keys`` mode: who may sign up, sign-in sessions, sign-in attempts, and the
+    deadline of each request to an OIDC provider (``[oidc.NAME]`` in the config file)."""
 
     # closed: an admin creates accounts; pending: a first sign-in waits for an admin;
     # open: a first sign-in creates an active member (docs/security.md).
@@ -120,6 +121,9 @@ class AuthSettings(BaseModel):
     )
     login_attempts_per_minute: int = Field(
         default=10, ge=1, description="Sign-in attempts per login and per client address"
+    )
+    oidc_timeout_s: float = Field(
+        default=10.0, gt=0, le=120.0, description="One request to an OIDC provider"
     )
 
 

@@ -1,7 +1,9 @@
 """Mounts the domain routers behind authentication, plus health, readiness and models.
 
-Only ``/health``, ``/ready``, ``POST /auth/login`` (and FastAPI's docs) are public: every
-other router is included with the authentication dependency, so a new route is
+Only ``/health``, ``/ready``, ``POST /auth/login``, ``GET /auth/providers``, the OIDC
+sign-in routes ``/auth/oidc/{name}/login`` and ``/callback``, a share link's snapshot
+(``GET /v1/shared/{token}``, its page ``/share/{token}``) and FastAPI's docs are public:
+every other router is included with the authentication dependency, so a new route is
 authenticated by default (tests/auth walks the OpenAPI schema to keep it so).
 """
 
@@ -42,9 +44,12 @@ from pantheon.protocols.doors import Door, mount_doors
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.server.metrics_routes import router as metrics_router
 from pantheon.sessions.routes import router as sessions_router
+from pantheon.sessions.share_routes import public_router as shared_router
+from pantheon.sessions.share_routes import router as share_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
+from pantheon.users.oidc_routes import oidc_router
 from pantheon.users.routes import router as admin_router
 from pantheon.users.signin import me_router, signin_router
 
@@ -218,6 +223,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     auth = [Depends(current_principal)]
     app.include_router(ops)
     app.include_router(signin_router, responses=error_responses(401, 404, 422, 429))
+    app.include_router(oidc_router, responses=error_responses(404, 422))  # public too
     app.include_router(me_router, dependencies=auth, responses=error_responses(401, 403, 422, 429))
     app.include_router(models, dependencies=auth, responses=error_responses(401))
     crud = error_responses(401, 404, 409, 413, 422)
@@ -226,6 +232,8 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     app.include_router(
         sessions_router, dependencies=auth, responses=error_responses(401, 404, 413, 422)
     )
+    app.include_router(share_router, dependencies=auth, responses=error_responses(401, 404))
+    app.include_router(shared_router, responses=error_responses(404, 422))  # public (ADR 0042)
     app.include_router(usage_router, dependencies=auth, responses=error_responses(401, 404, 422))
     app.include_router(tools_router, dependencies=auth, responses=error_responses(401, 422))
     turns = error_responses(401, 402, 404, 409, 413, 422, 429, 503)

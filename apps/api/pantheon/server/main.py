@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from fastapi import FastAPI
 
 from pantheon.body_limits import BodySizeLimit, upload_limits
+from pantheon.config_file import read_config_file
 from pantheon.db.engine import Database
 from pantheon.deps import Services
 from pantheon.errors import ErrorShapes, install_error_handlers
@@ -33,6 +34,8 @@ from pantheon.text import CleanQueryStrings
 from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.service import TurnService
 from pantheon.users.auth import Principal, ensure_local_user
+from pantheon.users.oidc import OidcClients
+from pantheon.users.oidc_config import load_oidc_providers
 
 log = logging.getLogger("pantheon")
 
@@ -50,6 +53,11 @@ def create_app(
     """Build the ASGI app. ``scripted`` lets tests and demos drive the fake provider."""
     settings = settings or Settings()
     doors = protocol_doors(settings)
+    # [oidc.NAME] providers: a bad table or a missing secret fails here, at startup.
+    oidc = OidcClients(
+        load_oidc_providers(read_config_file(settings.resolved_config_file)),
+        settings.auth.oidc_timeout_s,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -97,6 +105,7 @@ def create_app(
                         knowledge=knowledge,
                         turns=turns,
                         evals=evals,
+                        oidc=oidc,
                     )
                     async with serving(doors):  # MCP requests wait on turns: drained first
                         with startup_objects_frozen():

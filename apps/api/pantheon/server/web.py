@@ -21,13 +21,14 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from pantheon.errors import allowed_methods
+from pantheon.server.share_page import add_share_page
 from pantheon.server.web_assets import INDEX, Asset, read_assets
 
 log = logging.getLogger("pantheon.server.web")
 
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 # The top-level entries of apps/web the browser may fetch; folders include everything below.
-PUBLIC_ENTRIES = frozenset({"index.html", "favicon.svg", "css", "js", "vendor"})
+PUBLIC_ENTRIES = frozenset({"index.html", "share.html", "favicon.svg", "css", "js", "vendor"})
 IMMUTABLE = "public, max-age=31536000, immutable"  # a versioned URL never changes
 REVALIDATE = "no-cache"  # index.html and unversioned URLs: ask again (ETag) every time
 
@@ -113,4 +114,6 @@ def mount_web(app: FastAPI, directory: Path = WEB_DIR) -> None:
         # An installed wheel carries only the package; the API still works without the page.
         log.warning("web client not found at %s; serving the API only", directory)
         return
-    app.mount("/", WebFiles(directory), name="web")
+    files = WebFiles(directory)
+    add_share_page(app, files.assets, asset_response)  # before the mount, which takes "/"
+    app.mount("/", files, name="web")

@@ -1,8 +1,9 @@
 """The web page's files, read once (docs/adr/0035): each with a content hash and, when it
-is text, its gzip bytes; ``index.html`` rewritten to load every file by a versioned URL.
+is text, its gzip bytes; the pages rewritten to load every file by a versioned URL.
 
 No build step: the files in ``apps/web`` are what the browser runs. At startup (in a
-thread, off the event loop) every file is hashed and compressed, and ``index.html`` gets
+thread, off the event loop) every file is hashed and compressed, and each page
+(``index.html``, and ``share.html``, a share link's read-only view) gets
 
 * ``?v=<hash>`` on each ``src``/``href`` naming one of the page's files;
 * an import map (``<script type="importmap">``) from every script's URL (but those the
@@ -31,6 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 INDEX = "index.html"
+SHARE_PAGE = "share.html"  # served at /share/<token> (ADR 0042): its URLs start at "/"
+# The HTML pages rewritten as below, each with the prefix its import map's keys need.
+PAGES = {INDEX: "./", SHARE_PAGE: "/"}
 # Text compresses well; fonts and images already are compressed.
 _COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 _ASSET_REF = re.compile(r'\b(src|href)="([^"#:?]+)"')
@@ -75,30 +79,37 @@ def read_assets(directory: Path, entries: Iterable[str]) -> dict[str, Asset]:
         for file in files:
             sources[file.relative_to(directory).as_posix()] = file.read_bytes()
     assets = {path: make_asset(path, body) for path, body in sources.items()}
-    if INDEX in sources:
-        page = versioned_index(sources[INDEX].decode(), assets, sources)
-        assets[INDEX] = make_asset(INDEX, page.encode())
+    for name, root in PAGES.items():
+        if name in sources:
+            page = versioned_index(sources[name].decode(), assets, sources, root)
+            assets[name] = make_asset(name, page.encode())
     return assets
 
 
-def versioned_index(page: str, assets: dict[str, Asset], sources: dict[str, bytes]) -> str:
-    """``page`` loading each of the page's files by its versioned URL (see the module)."""
+def versioned_index(
+    page: str, assets: dict[str, Asset], sources: dict[str, bytes], root: str = "./"
+) -> str:
+    """``page`` loading each of the page's files by its versioned URL (see the module).
+    ``root``: how the page names its files, ``./`` (index.html, served at ``/``) or ``/``
+    (a page served deeper, whose URLs must not depend on its own path)."""
 
     def versioned(match: re.Match[str]) -> str:
         attribute, path = match.groups()
-        asset = assets.get(path)
+        asset = assets.get(path.removeprefix("/"))
         return match[0] if asset is None else f'{attribute}="{path}?v={asset.version}"'
 
-    classic = set(_CLASSIC_SCRIPT.findall(page))
+    classic = {p.removeprefix("/") for p in _CLASSIC_SCRIPT.findall(page)}
     # Every script but the classic ones: js/ and what a module imports when it needs it.
     modules = sorted(p for p in assets if p.endswith(".js"))
-    imports = {f"./{p}": f"./{p}?v={assets[p].version}" for p in modules if p not in classic}
+    imports = {
+        f"{root}{p}": f"{root}{p}?v={assets[p].version}" for p in modules if p not in classic
+    }
     import_map = json.dumps({"imports": imports}, indent=None, separators=(",", ":"))
     digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
-    entries = _MODULE_ENTRY.findall(page)
+    entries = [p.removeprefix("/") for p in _MODULE_ENTRY.findall(page)]
     preload = [p for p in _reachable(entries, sources) if p in assets and p not in entries]
     head = [f'<script type="importmap">{import_map}</script>']
-    head += [f'<link rel="modulepreload" href="{html.escape(imports[f"./{p}"])}">' for p in preload]
+    head += [f'<link rel="modulepreload" href="{html.escape(imports[root + p])}">' for p in preload]
     rewritten = _ASSET_REF.sub(versioned, page)
     at = rewritten.find('<script type="module"')
     if at < 0:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import uuid
 
+from sqlalchemy import delete
+
 from pantheon.agents.repository import AgentRepository
 from pantheon.db.base import utcnow
 from pantheon.db.models import ChatSession
+from pantheon.db.share_models import SessionShare
 from pantheon.errors import not_found
 from pantheon.rooms.repository import RoomRepository
 from pantheon.schemas import Page, PageParams
@@ -94,9 +97,13 @@ class SessionService:
         return session_read(await self.repo.figures(row))
 
     async def delete(self, owner_id: uuid.UUID, session_id: str) -> None:
-        """Hide the session and its turns (soft delete, as for rooms and agents)."""
+        """Hide the session and its turns (soft delete, as for rooms and agents); its share
+        link goes (docs/adr/0042)."""
         row = await self.get(owner_id, session_id)
         row.deleted_at = utcnow()
+        await self.repo.session.execute(
+            delete(SessionShare).where(SessionShare.session_id == row.id)
+        )
 
     async def list_in_room(
         self, owner_id: uuid.UUID, room_id: str, search: SessionSearch, page: PageParams

@@ -7,6 +7,7 @@ recorder one writing unit, and readers open their own short units.
 from __future__ import annotations
 
 import asyncio
+import logging
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -49,6 +50,8 @@ from pantheon.turns.schemas import (
     TurnRead,
 )
 from pantheon.turns.views import turn_detail, turn_read
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,8 +258,31 @@ class TurnService:
             await started.live.wait_finished()
         try:
             return await self.detail(owner_id, started.turn_id, ended=True)
-        except NotFound as exc:  # finished but not in the database: its write failed
-            raise ServiceUnavailable(f"turn {started.turn_id} could not be saved") from exc
+        except NotFound as exc:  # finished but not in the database
+            keyed = await self._recorded_for_key(owner_id, started.live)
+            if keyed is None:  # its write failed
+                raise ServiceUnavailable(f"turn {started.turn_id} could not be saved") from exc
+            log.warning(
+                "turn %s ended unrecorded; its Idempotency-Key names turn %s", started.turn_id,
+                keyed.id,
+            )  # fmt: skip
+            return keyed
+
+    async def _recorded_for_key(
+        self, owner_id: uuid.UUID, live: LiveView | None
+    ) -> TurnDetail | None:
+        """The recorded turn of the key a followed turn carried: a retry that followed a
+        claim which never ran (another replica's same-key turn committed first) is answered
+        with that turn, as the key promises, not with a 503."""
+        if live is None or live.idempotency_key is None:
+            return None
+        async with unit_of_work(self.db, write=False) as session:
+            turn = await TurnRepository(session).by_idempotency_key(
+                uuid.UUID(live.session_id), live.idempotency_key
+            )
+        if turn is None:
+            return None
+        return await self.detail(owner_id, str(turn.id), ended=True)
 
     async def events(
         self, owner_id: uuid.UUID, turn_id: str, after: int

@@ -81,7 +81,8 @@ async def _limit_attempts(services: ServicesDep, login: str, request: Request) -
             )
 
 
-def _set_cookies(response: Response, request: Request, session_id: str, ttl_s: int) -> None:
+def set_session_cookies(response: Response, request: Request, session_id: str, ttl_s: int) -> None:
+    """The session cookie (HttpOnly) and the CSRF cookie of a new sign-in (password or OIDC)."""
     secure = request.url.scheme == "https"
     response.set_cookie(
         SESSION_COOKIE, session_id, max_age=ttl_s, httponly=True, samesite="lax", secure=secure
@@ -103,7 +104,7 @@ async def login(
     if user is None or not valid or user.status != "active":
         raise Unauthorized(WRONG, headers=CHALLENGE)
     ttl_s = services.settings.auth.session_ttl_s
-    _set_cookies(response, request, await open_session(uow, user.id, ttl_s), ttl_s)
+    set_session_cookies(response, request, await open_session(uow, user.id, ttl_s), ttl_s)
     return _read(user)
 
 
