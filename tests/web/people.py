@@ -40,8 +40,11 @@ def make_person(
     return server.call(work)
 
 
-def sign_in(page: Page, login: str, password: str = PASSWORD, *, go: bool = True) -> None:
-    """Sign in on the page's sign-in screen (``go``: open the page first)."""
+def sign_in(
+    page: Page, login: str, password: str = PASSWORD, *, go: bool = True, wait: bool = True
+) -> None:
+    """Sign in on the page's sign-in screen (``go``: open the page first; ``wait``: until
+    the page has reloaded signed in, its account menu drawn)."""
     if go:
         page.goto("/")
     expect(page.get_by_role("heading", name="Sign in to Pantheon")).to_be_visible()
@@ -49,6 +52,8 @@ def sign_in(page: Page, login: str, password: str = PASSWORD, *, go: bool = True
     page.get_by_label("Login").fill(login)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in", exact=True).click()
+    if wait:
+        expect(page.locator(".account")).to_be_attached()
 
 
 def account(page: Page, size: str, name: str) -> None:

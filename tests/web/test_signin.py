@@ -30,7 +30,7 @@ def test_password_sign_in_account_menu_and_sign_out(
     login = f"ann-{size}-{theme}"
     make_person(server, login, display_name=f"Ann {size} {theme}")
     with viewed(browser, server, size, theme) as page:
-        sign_in(page, login, "not the password")
+        sign_in(page, login, "not the password", wait=False)
         expect(page.get_by_role("alert")).to_have_text("Wrong login or password.")
         screenshot(page, f"signin-{size}-{theme}")
         page.get_by_label("Password").fill(PASSWORD)

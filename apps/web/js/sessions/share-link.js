@@ -1,6 +1,7 @@
 // A session's share link (POST/GET/DELETE /v1/sessions/{id}/share): a read-only snapshot
 // anyone with the URL can open, without signing in. Making a new link replaces the old one
-// (which stops working); revoking ends it.
+// (which stops working); revoking ends it. The server keeps only the token's hash, so the
+// URL is shown once, when it is made; read back later, the link has no URL.
 
 import { copyButton } from "../core/clipboard.js";
 import { h } from "../core/dom.js";
@@ -39,11 +40,12 @@ export function openShareLinkDialog(session) {
           "Create link"));
       return;
     }
-    const url = new URL(link.url, location.origin).href;
-    const field = h("input", { type: "text", readonly: true, value: url, "aria-label": "Share link URL",
-      onfocus: (e) => e.target.select() });
+    const url = link.url ? new URL(link.url, location.origin).href : null;
+    const field = url ? h("input", { type: "text", readonly: true, value: url, "aria-label": "Share link URL",
+      onfocus: (e) => e.target.select() }) : null;
     body.replaceChildren(
-      h("div", { class: "share-url" }, field, copyButton(() => url, "Copy share link")),
+      url ? h("div", { class: "share-url" }, field, copyButton(() => url, "Copy share link"))
+        : h("p", {}, "This session is shared. Its link was shown when it was made; for a new one, make a new snapshot."),
       h("p", { class: "muted" }, `Snapshot of ${formatTime(link.created_at)}.`),
       h("div", { class: "welcome-actions" },
         h("button", { type: "button", onclick: () => act(() => peopleApi.share(session.id)) }, "New snapshot"),
