@@ -4,6 +4,7 @@ with, and an admin key the test's own setup calls use."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,12 +63,26 @@ def account(page: Page, size: str, name: str) -> None:
     page.get_by_role("button", name=f"Account: {name}").click()
 
 
+# One OIDC provider, so the sign-in screen shows its button (nothing is fetched from it
+# unless a test follows the button; the port is the discard service's, never listening).
+OIDC_SECRET_ENV = "PANTHEON_WEB_TEST_OIDC_SECRET"
+OIDC_CONFIG = f"""
+[oidc.corp]
+label = "Corp SSO"
+issuer = "http://127.0.0.1:9/realms/corp"
+client_id = "pantheon"
+client_secret_env = "{OIDC_SECRET_ENV}"
+"""
+
+
 def keys_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A server in keys mode whose ``api`` calls are an admin's ("root"). Every sign-in
-    comes from 127.0.0.1: the per-address attempt limit is raised for a module's worth."""
+    """A server in keys mode whose ``api`` calls are an admin's ("root"), with the OIDC
+    provider "Corp SSO". Every sign-in comes from 127.0.0.1: the per-address attempt limit
+    is raised for a module's worth."""
     auth = AuthSettings(login_attempts_per_minute=1000)
     data_dir = tmp_path_factory.mktemp("web-keys")
-    with running_server(data_dir, auth_mode="keys", auth=auth) as live:
+    os.environ.setdefault(OIDC_SECRET_ENV, "not-a-real-secret")
+    with running_server(data_dir, auth_mode="keys", auth=auth, config=OIDC_CONFIG) as live:
         key = make_person(live, "root", display_name="Root Admin", admin=True)
         live.headers = {"Authorization": f"Bearer {key}"}
         yield live

@@ -132,14 +132,16 @@ def running_server(
     llm: LLMSettings | None = None,
     auth_mode: Literal["local", "keys"] = "local",
     auth: AuthSettings | None = None,
+    config: str = "",
 ) -> Iterator[LiveServer]:
     """A server on ``port`` (0: a free one) over ``database`` (default: data_dir/web.db).
 
     ``graceful_s`` bounds how long stopping waits for open requests (streams included):
     a small value cuts the connections like a crash would. ``llm``: e.g. quick retries.
-    ``auth_mode="keys"``: people sign in (tests/web/people.py makes them), by ``auth``."""
+    ``auth_mode="keys"``: people sign in (tests/web/people.py makes them), by ``auth``;
+    ``config``: more tables for the config file (``[oidc.NAME]`` providers)."""
     models_file = data_dir / "models.toml"  # a priced fake model, for spend limits
-    models_file.write_text(PRICED_MODELS_TOML)
+    models_file.write_text(PRICED_MODELS_TOML + config)
     settings = Settings(
         data_dir=data_dir,
         models_file=models_file,

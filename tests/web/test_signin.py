@@ -109,6 +109,12 @@ def test_an_api_key_is_the_second_way_in(browser: Browser, server: LiveServer) -
 
 def test_a_sign_in_error_from_a_provider_is_shown(browser: Browser, server: LiveServer) -> None:
     with viewed(browser, server, "desktop", "light") as page:
+        page.goto("/")
+        button = page.get_by_role("link", name="Sign in with Corp SSO")
+        expect(button).to_have_attribute("href", "/auth/oidc/corp/login")
+        button.click()  # the provider cannot be reached: back to the screen, saying so
+        expect(page.get_by_role("alert")).to_contain_text("could not be reached")
+        assert page.url.endswith("/?signin_error=provider")
         page.goto("/?signin_error=pending")
         expect(page.get_by_role("alert")).to_contain_text("waiting for an administrator")
         page.goto("/?signin_error=something_new")
