@@ -16,8 +16,8 @@ from pantheon.server.web import WEB_DIR
 from tests.test_web import _served_urls
 
 IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>')
-PRELOAD = re.compile(r'<link rel="modulepreload" href="\./([^"?]+)\?v=([0-9a-f]{16})">')
-VERSIONED = re.compile(r'(?:src|href)="([^"#:?]+)\?v=([0-9a-f]{16})"')
+PRELOAD = re.compile(r'<link rel="modulepreload" href="/([^"?]+)\?v=([0-9a-f]{16})">')
+VERSIONED = re.compile(r'(?:src|href)="/([^"#:?]+)\?v=([0-9a-f]{16})"')
 YEAR = "public, max-age=31536000, immutable"
 
 
@@ -51,8 +51,8 @@ async def test_index_loads_every_file_by_its_version(client: httpx.AsyncClient) 
     imports = json.loads(raw_map)["imports"]
     modules = {url.removeprefix("/") for url in _served_urls() if url.startswith("/js/")}
     modules -= {"js/core/theme.js"}  # a classic script, not a module
-    assert {key.removeprefix("./") for key in imports} >= modules
-    assert all(imports[f"./{p}"] == f"./{p}?v={_version(p)}" for p in modules)
+    assert {key.removeprefix("/") for key in imports} >= modules
+    assert all(imports[f"/{p}"] == f"/{p}?v={_version(p)}" for p in modules)
     # Every module app.js reaches is preloaded, so none waits for its importer.
     preloaded = dict(PRELOAD.findall(page.text))
     assert set(preloaded) == modules - {"js/app.js"}

@@ -4,10 +4,12 @@ is text, its gzip bytes; ``index.html`` rewritten to load every file by a versio
 No build step: the files in ``apps/web`` are what the browser runs. At startup (in a
 thread, off the event loop) every file is hashed and compressed, and ``index.html`` gets
 
-* ``?v=<hash>`` on each ``src``/``href`` naming one of the page's files;
+* ``/`` before and ``?v=<hash>`` after each ``src``/``href`` naming one of the page's
+  files: root-absolute, so the same page also works when served at a deeper path
+  (``/invite/<token>``, ``server/web.py`` ``PAGE_PATHS``);
 * an import map (``<script type="importmap">``) from every script's URL (but those the
   page loads as classic scripts) to its versioned URL, so ``import ... from
-  "../core/dom.js"`` loads ``js/core/dom.js?v=<hash>`` (and ``import()`` of a vendored
+  "../core/dom.js"`` loads ``/js/core/dom.js?v=<hash>`` (and ``import()`` of a vendored
   script, its versioned URL too), and its
   SHA-256 in the Content-Security-Policy (an import map is an inline script);
 * a ``<link rel="modulepreload">`` for every module the entry module reaches by its static
@@ -87,18 +89,18 @@ def versioned_index(page: str, assets: dict[str, Asset], sources: dict[str, byte
     def versioned(match: re.Match[str]) -> str:
         attribute, path = match.groups()
         asset = assets.get(path)
-        return match[0] if asset is None else f'{attribute}="{path}?v={asset.version}"'
+        return match[0] if asset is None else f'{attribute}="/{path}?v={asset.version}"'
 
     classic = set(_CLASSIC_SCRIPT.findall(page))
     # Every script but the classic ones: js/ and what a module imports when it needs it.
     modules = sorted(p for p in assets if p.endswith(".js"))
-    imports = {f"./{p}": f"./{p}?v={assets[p].version}" for p in modules if p not in classic}
+    imports = {f"/{p}": f"/{p}?v={assets[p].version}" for p in modules if p not in classic}
     import_map = json.dumps({"imports": imports}, indent=None, separators=(",", ":"))
     digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
     entries = _MODULE_ENTRY.findall(page)
     preload = [p for p in _reachable(entries, sources) if p in assets and p not in entries]
     head = [f'<script type="importmap">{import_map}</script>']
-    head += [f'<link rel="modulepreload" href="{html.escape(imports[f"./{p}"])}">' for p in preload]
+    head += [f'<link rel="modulepreload" href="{html.escape(imports[f"/{p}"])}">' for p in preload]
     rewritten = _ASSET_REF.sub(versioned, page)
     at = rewritten.find('<script type="module"')
     if at < 0:
