@@ -121,6 +121,9 @@ class AuthSettings(BaseModel):
     login_attempts_per_minute: int = Field(
         default=10, ge=1, description="Sign-in attempts per login and per client address"
     )
+    invite_ttl_s: int = Field(
+        default=7 * 24 * 3600, ge=60, description="How long an invitation link can be accepted"
+    )
 
 
 class ServerSettings(BaseModel):

@@ -55,7 +55,7 @@ class MeRead(BaseModel):
     role: UserRole
 
 
-def _read(user: User) -> MeRead:
+def read_me(user: User) -> MeRead:
     return MeRead(
         id=user.id,
         login=user.login,
@@ -81,7 +81,7 @@ async def _limit_attempts(services: ServicesDep, login: str, request: Request) -
             )
 
 
-def _set_cookies(response: Response, request: Request, session_id: str, ttl_s: int) -> None:
+def set_cookies(response: Response, request: Request, session_id: str, ttl_s: int) -> None:
     secure = request.url.scheme == "https"
     response.set_cookie(
         SESSION_COOKIE, session_id, max_age=ttl_s, httponly=True, samesite="lax", secure=secure
@@ -103,8 +103,8 @@ async def login(
     if user is None or not valid or user.status != "active":
         raise Unauthorized(WRONG, headers=CHALLENGE)
     ttl_s = services.settings.auth.session_ttl_s
-    _set_cookies(response, request, await open_session(uow, user.id, ttl_s), ttl_s)
-    return _read(user)
+    set_cookies(response, request, await open_session(uow, user.id, ttl_s), ttl_s)
+    return read_me(user)
 
 
 @me_router.post("/auth/logout", status_code=204)
@@ -122,7 +122,7 @@ async def me(principal: PrincipalDep, uow: UoWDep) -> MeRead:
     user = await UserRepository(uow).get(principal.user_id)
     if user is None:  # the local user always exists; a key's or session's owner too
         raise NotFound("no such user")
-    return _read(user)
+    return read_me(user)
 
 
 @me_router.post("/v1/me/password", status_code=204)
