@@ -52,7 +52,8 @@ async def test_public_routes_need_no_key(users: Clients) -> None:
 
 
 async def test_every_schema_route_needs_a_key(users: Clients) -> None:
-    public = {"/health": 200, "/ready": 200, "/auth/login": 422}  # login: no body sent
+    # login and invite: public, and no body sent
+    public = {"/health": 200, "/ready": 200, "/auth/login": 422, "/auth/invite": 422}
     for path, operations in users.app.openapi()["paths"].items():
         for method in operations:
             response = await users.anon.request(method.upper(), path)
