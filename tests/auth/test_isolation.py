@@ -25,7 +25,7 @@ from tests.auth.conftest import Clients
 from tests.factories import create_agent, create_room, create_session
 from tests.knowledge.helpers import settled
 
-PUBLIC = {("GET", "/health"), ("GET", "/ready"), ("POST", "/auth/login")}
+PUBLIC = {("GET", "/health"), ("GET", "/ready"), ("POST", "/auth/login"), ("POST", "/auth/invite")}
 # The caller's own account: bob's key reaches only bob (no password: the change is refused).
 OWN = {("GET", "/v1/me"): 200, ("POST", "/auth/logout"): 204, ("POST", "/v1/me/password"): 403}
 ADMIN_ONLY = {("GET", "/metrics")}  # outside /v1/admin/, for admins too (docs/observability.md)
