@@ -30,6 +30,7 @@ PUBLIC = {
     ("GET", "/health"),
     ("GET", "/ready"),
     ("POST", "/auth/login"),
+    ("POST", "/auth/invite"),
     ("GET", "/auth/providers"),
     ("GET", "/auth/oidc/{name}/login"),
     ("GET", "/auth/oidc/{name}/callback"),

@@ -91,6 +91,7 @@ class ErrorBody(BaseModel):
 
 
 _DESCRIPTIONS = {
+    400: "the request names something not (or no longer) valid, e.g. an invitation link",
     401: "missing, invalid or revoked API key (header WWW-Authenticate: Bearer)",
     402: "a spend limit is reached: the body names it and when it resets",
     403: "the route needs an admin API key",

@@ -49,6 +49,7 @@ from pantheon.sessions.share_routes import router as share_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
+from pantheon.users.invites import invite_router
 from pantheon.users.oidc_routes import oidc_router
 from pantheon.users.routes import router as admin_router
 from pantheon.users.signin import me_router, signin_router
@@ -224,6 +225,7 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     app.include_router(ops)
     app.include_router(signin_router, responses=error_responses(401, 404, 422, 429))
     app.include_router(oidc_router, responses=error_responses(404, 422))  # public too
+    app.include_router(invite_router, responses=error_responses(400, 404, 422))
     app.include_router(me_router, dependencies=auth, responses=error_responses(401, 403, 422, 429))
     app.include_router(models, dependencies=auth, responses=error_responses(401))
     crud = error_responses(401, 404, 409, 413, 422)
@@ -240,7 +242,9 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     app.include_router(turns_router, dependencies=auth, responses=turns)
     app.include_router(knowledge_router, dependencies=auth, responses=KNOWLEDGE_ERRORS)
     admin = error_responses(401, 403, 404, 422)
-    app.include_router(admin_router, dependencies=auth, responses=admin)
+    app.include_router(
+        admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 409, 422)
+    )
     app.include_router(budgets_router, dependencies=auth, responses=admin)
     app.include_router(evals_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
