@@ -7,7 +7,7 @@ import asyncio
 from alembic import context
 from sqlalchemy import Connection
 
-from pantheon.db import eval_models, models  # noqa: F401  (registers every table on the metadata)
+from pantheon.db import eval_models, models, sharing_models  # noqa: F401  (registers every table on the metadata)
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
 from pantheon.knowledge.keyword import include_name

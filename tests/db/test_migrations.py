@@ -8,7 +8,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect
 
-from pantheon.db import eval_models, models  # noqa: F401  (registers every table on the metadata)
+from pantheon.db import eval_models, models, sharing_models  # noqa: F401  (registers every table on the metadata)
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
 from pantheon.db.migrations import downgrade, upgrade
@@ -19,6 +19,7 @@ TABLES = {
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
     "eval_datasets", "eval_runs", "eval_results", "response_requests", "login_sessions",
+    "room_members",
 }  # fmt: skip
 
 
