@@ -7,7 +7,10 @@ from dataclasses import dataclass
 
 import httpx
 
-from tests.auth.conftest import Clients, client_for, make_user
+from pantheon.db.uow import unit_of_work
+from pantheon.users.repository import UserRepository
+from pantheon.users.service import UserService
+from tests.auth.conftest import Clients, client_for
 
 
 @dataclass
@@ -15,6 +18,7 @@ class Person:
     login: str
     id: str
     http: httpx.AsyncClient
+    key: str  # the person's API key, for the doors' own clients (MCP, A2A)
 
 
 async def person_id(http: httpx.AsyncClient, login: str) -> str:
@@ -26,11 +30,15 @@ async def person_id(http: httpx.AsyncClient, login: str) -> str:
     return str(ids[0])
 
 
-async def new_person(users: Clients, login: str) -> Person:
-    """A new active user with a key; the caller closes ``.http``."""
-    key = await make_user(users.app.state.services.db, login)
+async def new_person(users: Clients, login: str, display_name: str = "") -> Person:
+    """A new active user with a key (made through the service layer, as an admin's invite
+    would); the caller closes ``.http``."""
+    async with unit_of_work(users.app.state.services.db, write=True) as session:
+        service = UserService(UserRepository(session))
+        await service.create_user(login, display_name=display_name)
+        key, _row = await service.create_key(login)
     http = client_for(users.app, key)
-    return Person(login, await person_id(users.alice, login), http)
+    return Person(login, await person_id(users.alice, login), http, key)
 
 
 async def share(owner: httpx.AsyncClient, room_id: str, user_id: str, role: str) -> httpx.Response:
