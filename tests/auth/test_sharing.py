@@ -172,3 +172,40 @@ async def test_people_search_returns_at_most_twenty(users: Clients) -> None:
         await (await new_person(users, f"crowd{number:02d}")).http.aclose()
     found = (await users.alice.get("/v1/people", params={"q": "crowd"})).json()["items"]
     assert [p["login"] for p in found] == [f"crowd{n:02d}" for n in range(20)]
+
+
+async def test_an_editor_brings_only_their_own_or_the_owners_agents(users: Clients) -> None:
+    room = await create_room(users.alice, ["alpha"])
+    spare = await create_agent(users.alice, "spare")  # alice's, not yet in the room
+    bobs = await create_agent(users.bob, "bobby")
+    eddie = await shared_with(users, room["id"], "eddie", "editor")
+    url = f"/v1/rooms/{room['id']}/agents"
+    stranger = await eddie.http.post(url, json={"agent_id": bobs["id"]})
+    assert stranger.status_code == 404
+    assert stranger.json()["detail"] == f"agent {bobs['id']} not found"
+    owners = await eddie.http.post(url, json={"agent_id": spare["id"]})
+    assert owners.status_code == 201, owners.text
+    assert [a["key"] for a in owners.json()["agents"]] == ["alpha", "spare"]
+    await eddie.http.aclose()
+
+
+async def test_an_uploader_keeps_their_document_a_viewer_only_reads(users: Clients) -> None:
+    room = await create_room(users.alice)
+    eddie = await shared_with(users, room["id"], "eddie", "editor")
+    vera = await shared_with(users, room["id"], "vera", "viewer")
+    files = {"file": ("notes.txt", b"Eddie's notes.")}
+    uploaded = await eddie.http.post(f"/v1/rooms/{room['id']}/documents", files=files)
+    assert uploaded.status_code == 202, uploaded.text
+    document = f"/v1/documents/{uploaded.json()['id']}"
+    assert (await users.alice.get(document)).status_code == 200  # the room's, so the owner's
+    assert (await vera.http.get(document)).status_code == 200
+    refused = await vera.http.delete(document)
+    assert refused.status_code == 403
+    assert "viewer" in refused.json()["detail"]
+    assert (await users.bob.get(document)).status_code == 404
+    await users.alice.delete(f"/v1/rooms/{room['id']}/members/{vera.id}")
+    assert (await vera.http.get(document)).status_code == 404  # not hers, no longer shared
+    await users.alice.delete(f"/v1/rooms/{room['id']}/members/{eddie.id}")
+    assert (await eddie.http.get(document)).status_code == 200  # still the uploader's
+    for member in (vera, eddie):
+        await member.http.aclose()

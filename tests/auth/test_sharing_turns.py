@@ -4,6 +4,8 @@ loses the sessions they opened there at once. Runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
@@ -120,4 +122,30 @@ async def test_a_viewers_turn_searches_the_shared_rooms_documents(
     # but the agent itself stays alice's: not listed, not readable, not searchable directly
     assert (await vera.http.get(f"/v1/agents/{agent['id']}")).status_code == 404
     assert (await vera.http.get(f"/v1/agents/{agent['id']}/documents")).status_code == 404
+    await vera.http.aclose()
+
+
+async def test_a_viewer_evaluates_a_shared_room_in_sessions_of_their_own(
+    users: Clients, scripted: ScriptedProvider
+) -> None:
+    room = await create_room(users.alice, ["alpha"])
+    vera = await shared_with(users, room["id"], "vera", "viewer")
+    scripted.script("alpha answers", agent="alpha")
+    case = {"id": "c", "message": "hi", "facts": ["answers"]}
+    dataset = await vera.http.post("/v1/evals/datasets", json={"name": "d", "cases": [case]})
+    assert dataset.status_code == 201, dataset.text
+    body = {"dataset_id": dataset.json()["id"], "targets": [{"room_id": room["id"]}]}
+    run = await vera.http.post("/v1/evals", json=body)
+    assert run.status_code == 202, run.text
+    for _ in range(1000):  # bounded: one scripted case
+        state = (await vera.http.get(f"/v1/evals/{run.json()['id']}")).json()["status"]
+        if state != "running":
+            break
+        await asyncio.sleep(0.01)
+    assert state == "completed"
+    sessions = f"/v1/rooms/{room['id']}/sessions?include_evals=true"
+    assert len((await vera.http.get(sessions)).json()["items"]) == 1
+    assert (await users.alice.get(sessions)).json()["items"] == []
+    bob_run = await users.bob.post("/v1/evals", json={**body, "dataset_id": dataset.json()["id"]})
+    assert bob_run.status_code == 404  # neither the dataset nor the room is bob's
     await vera.http.aclose()
