@@ -6,6 +6,8 @@ room, agent, session, turn and user ids. Id-bearing routes must answer 404 (admi
 exactly as before and no LLM was called. A route added without a case here fails the test.
 The OpenAI facade's routes are walked too: bob's chat completion names alice's room as
 its ``model`` (in the body), and ``GET /openai/v1/models/{model_id}`` gets her room.
+Members of alice's room (a viewer, an editor) walk every route in
+``test_isolation_members.py``, with the helpers here.
 """
 
 from __future__ import annotations
