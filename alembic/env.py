@@ -7,7 +7,14 @@ import asyncio
 from alembic import context
 from sqlalchemy import Connection
 
-from pantheon.db import eval_models, models, oidc_models, share_models  # noqa: F401  (every table)
+from pantheon.db import (  # noqa: F401
+    eval_models,
+    invite_models,
+    models,
+    oidc_models,
+    share_models,
+    sharing_models,
+)
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
 from pantheon.knowledge.keyword import include_name

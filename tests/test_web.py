@@ -41,7 +41,7 @@ async def test_every_script_and_import_of_the_page_is_served(client: httpx.Async
 async def test_the_index_page_is_served_at_the_root(client: httpx.AsyncClient) -> None:
     response = await client.get("/")
     assert response.status_code == 200
-    assert re.search(r'<script type="module" src="js/app.js\?v=[0-9a-f]{16}">', response.text)
+    assert re.search(r'<script type="module" src="/js/app.js\?v=[0-9a-f]{16}">', response.text)
 
 
 async def test_tooling_beside_the_page_is_not_served(tmp_path: Path) -> None:
@@ -138,3 +138,20 @@ def test_the_page_loads_the_modes_from_the_server() -> None:
     api_js = (WEB_DIR / "js" / "core" / "api.js").read_text()
     assert 'request("GET", "/v1/modes")' in api_js
     assert "setModes(" in (WEB_DIR / "js" / "app.js").read_text()
+
+
+async def test_a_page_path_serves_the_index_whose_files_load_from_any_depth(
+    client: httpx.AsyncClient,
+) -> None:
+    root = await client.get("/")
+    deep = await client.get("/invite/some-token")
+    assert deep.status_code == 200
+    assert deep.headers["content-type"].startswith("text/html")
+    assert deep.text == root.text
+    refs = ASSET.findall(deep.text)
+    assert refs
+    assert all(ref.startswith("/") for ref in refs)  # not /invite/js/...
+    for ref in refs:
+        assert (await client.get(ref)).status_code == 200, ref
+    assert (await client.post("/invite/some-token")).status_code == 405
+    assert (await client.get("/invite/a/b")).status_code == 404

@@ -17,10 +17,8 @@ from tests.factories import create_agent
 from tests.test_web import _served_urls
 
 IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>')
-PRELOAD = re.compile(r'<link rel="modulepreload" href="\./([^"?]+)\?v=([0-9a-f]{16})">')
-VERSIONED = re.compile(r'(?:src|href)="([^"#:?]+)\?v=([0-9a-f]{16})"')
-ROOTED = re.compile(r'(?:src|href)="/([^"#:?]+)\?v=([0-9a-f]{16})"')
-ROOTED_PRELOAD = re.compile(r'<link rel="modulepreload" href="/([^"?]+)\?v=[0-9a-f]{16}">')
+PRELOAD = re.compile(r'<link rel="modulepreload" href="/([^"?]+)\?v=([0-9a-f]{16})">')
+VERSIONED = re.compile(r'(?:src|href)="/([^"#:?]+)\?v=([0-9a-f]{16})"')
 YEAR = "public, max-age=31536000, immutable"
 
 
@@ -54,8 +52,8 @@ async def test_index_loads_every_file_by_its_version(client: httpx.AsyncClient) 
     imports = json.loads(raw_map)["imports"]
     modules = {url.removeprefix("/") for url in _served_urls() if url.startswith("/js/")}
     modules -= {"js/core/theme.js"}  # a classic script, not a module
-    assert {key.removeprefix("./") for key in imports} >= modules
-    assert all(imports[f"./{p}"] == f"./{p}?v={_version(p)}" for p in modules)
+    assert {key.removeprefix("/") for key in imports} >= modules
+    assert all(imports[f"/{p}"] == f"/{p}?v={_version(p)}" for p in modules)
     # Every module app.js reaches is preloaded, so none waits for its importer (the share
     # page's own modules are share.html's: see the next test).
     preloaded = dict(PRELOAD.findall(page.text))
@@ -74,7 +72,7 @@ async def test_the_share_page_loads_its_files_from_the_root(client: httpx.AsyncC
     url = (await client.post(f"/v1/sessions/{session.json()['id']}/share")).json()["url"]
     page = await client.get(url)
     assert page.status_code == 200
-    versioned = dict(ROOTED.findall(page.text))
+    versioned = dict(VERSIONED.findall(page.text))
     assert {"js/share/share.js", "css/share.css", "js/core/theme.js"} <= set(versioned)
     assert all(version == _version(path) for path, version in versioned.items())
     (raw_map,) = IMPORT_MAP.findall(page.text)
@@ -84,7 +82,7 @@ async def test_the_share_page_loads_its_files_from_the_root(client: httpx.AsyncC
         == f"/js/text/markdown-dom.js?v={_version('js/text/markdown-dom.js')}"
     )
     assert not any(key.startswith("./") for key in imports)
-    preloaded = set(ROOTED_PRELOAD.findall(page.text))
+    preloaded = {p for p, _v in PRELOAD.findall(page.text)}
     assert {"js/share/snapshot.js", "js/text/markdown-dom.js", "js/core/dom.js"} <= preloaded
     assert "js/app.js" not in preloaded
     digest = base64.b64encode(hashlib.sha256(raw_map.encode()).digest()).decode()

@@ -73,10 +73,12 @@ async def start_oidc(
     directory: Path,
     signup: str = "closed",
     extra: str = "",
+    attempts_per_minute: int = 10,
 ) -> Oidc:
     config = directory / "pantheon.toml"
     config.write_text(MODELS_TOML + oidc_toml(provider.issuer, extra))
-    users = await make_clients(config_file=config, auth=AuthSettings(signup=signup))
+    auth = AuthSettings(signup=signup, login_attempts_per_minute=attempts_per_minute)
+    users = await make_clients(config_file=config, auth=auth)
     return Oidc(users, provider)
 
 

@@ -6,6 +6,8 @@ room, agent, session, turn and user ids. Id-bearing routes must answer 404 (admi
 exactly as before and no LLM was called. A route added without a case here fails the test.
 The OpenAI facade's routes are walked too: bob's chat completion names alice's room as
 its ``model`` (in the body), and ``GET /openai/v1/models/{model_id}`` gets her room.
+Members of alice's room (a viewer, an editor) walk every route in
+``test_isolation_members.py``, with the helpers here.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ PUBLIC = {
     ("GET", "/health"),
     ("GET", "/ready"),
     ("POST", "/auth/login"),
+    ("POST", "/auth/invite"),
     ("GET", "/auth/providers"),
     ("GET", "/auth/oidc/{name}/login"),
     ("GET", "/auth/oidc/{name}/callback"),
@@ -52,6 +55,7 @@ COLLECTIONS = {
     ("GET", "/v1/evals"),
     ("GET", "/v1/evals/datasets"),
     ("POST", "/v1/evals/datasets"),
+    ("GET", "/v1/people"),  # people to share with: bob finds only himself by his name
 }
 EVAL_CASE = {"id": "c", "message": "secret?", "facts": ["saffron"]}
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -74,6 +78,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/v1/evals/datasets"): {"name": "bob's", "cases": [EVAL_CASE]},
     ("POST", "/v1/me/password"): {"current": "not bob's password", "new": "a long new passphrase"},
     ("POST", "/v1/evals"): {"dataset_id": "{dataset_id}", "targets": [{"room_id": "{room_id}"}]},
+    ("PUT", "/v1/rooms/{room_id}/members/{user_id}"): {"role": "editor"},
 }
 # Multipart uploads and query strings, so bob's requests are valid and reach the owner check.
 FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (
@@ -81,10 +86,10 @@ FILES = {("POST", p): {"file": ("bob.txt", b"bob's notes")} for p in (
 )}  # fmt: skip
 PARAMS = {("GET", p): {"q": "secret"} for p in (
     "/v1/rooms/{room_id}/knowledge/search", "/v1/agents/{agent_id}/knowledge/search",
-)}  # fmt: skip
+)} | {("GET", "/v1/people"): {"q": "bob"}}  # fmt: skip
 
 
-async def _alice_world(users: Clients) -> dict[str, str]:
+async def alice_world(users: Clients) -> dict[str, str]:
     alice = users.alice
     room = await create_room(alice, ["alpha"])
     agent_id = str(room["agents"][0]["agent_id"])
@@ -126,7 +131,7 @@ async def _alice_eval(alice: httpx.AsyncClient, room_id: str) -> dict[str, str]:
     return {"dataset_id": dataset.json()["id"], "run_id": run.json()["id"]}
 
 
-async def _snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
+async def snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
     paths = [
         "/v1/rooms",
         "/v1/agents",
@@ -154,18 +159,20 @@ async def _snapshot(alice: httpx.AsyncClient, ids: dict[str, str]) -> list[Any]:
     return state
 
 
-def _schema_routes(users: Clients) -> set[tuple[str, str]]:
+def schema_routes(users: Clients) -> set[tuple[str, str]]:
     paths = users.app.openapi()["paths"]
     return {(m.upper(), p) for p, ops in paths.items() for m in ops if m != "parameters"}
 
 
-async def _call_as_bob(
-    users: Clients, method: str, path: str, ids: dict[str, str], bob_agent: str
+async def call_as(
+    http: httpx.AsyncClient, method: str, path: str, ids: dict[str, str], own_agent: str
 ) -> tuple[str, httpx.Response]:
+    """Call one route as the client ``http`` with alice's ids (``own_agent``: the caller's
+    agent, for bodies that name one); what was sent, and the response."""
     url = re.sub(r"\{(\w+)\}", lambda m: ids[m.group(1)], path)
     body = BODIES.get((method, path))
     if body is not None and "agent_id" in body:
-        body = {**body, "agent_id": bob_agent}
+        body = {**body, "agent_id": own_agent}
     if body is not None and "dataset_id" in body:  # an eval run names alice's dataset and room
         body = json.loads(json.dumps(body).replace("{dataset_id}", ids["dataset_id"]))
         body = json.loads(json.dumps(body).replace("{room_id}", ids["room_id"]))
@@ -176,20 +183,20 @@ async def _call_as_bob(
     sent = url + json.dumps(body)
     files, params = FILES.get((method, path)), PARAMS.get((method, path))
     if files is not None:
-        return sent, await users.bob.request(method, url, files=files)
-    return sent, await users.bob.request(method, url, json=body, params=params)
+        return sent, await http.request(method, url, files=files)
+    return sent, await http.request(method, url, json=body, params=params)
 
 
 async def test_bob_gets_404_for_every_route_with_alices_ids(
     users: Clients, scripted: ScriptedProvider
 ) -> None:
-    ids = await _alice_world(users)
+    ids = await alice_world(users)
     bob_agent = (await create_agent(users.bob, "bobby"))["id"]
-    before = await _snapshot(users.alice, ids)
+    before = await snapshot(users.alice, ids)
     calls_before = len(scripted.requests)
     walked: set[tuple[str, str]] = set()
-    for method, path in sorted(_schema_routes(users) - PUBLIC):
-        sent, response = await _call_as_bob(users, method, path, ids, bob_agent)
+    for method, path in sorted(schema_routes(users) - PUBLIC):
+        sent, response = await call_as(users.bob, method, path, ids, bob_agent)
         walked.add((method, path))
         if path.startswith("/v1/admin/") or (method, path) in ADMIN_ONLY:
             assert response.status_code == 403, (method, path, response.text)
@@ -203,9 +210,9 @@ async def test_bob_gets_404_for_every_route_with_alices_ids(
             assert response.status_code == 404, (method, path, response.text)
             # the 404 may echo the id bob sent, never any other of alice's ids
             assert not any(v in response.text for v in ids.values() if v not in sent)
-    assert walked == _schema_routes(users) - PUBLIC
+    assert walked == schema_routes(users) - PUBLIC
     assert len(scripted.requests) == calls_before, "bob's requests reached an LLM"
-    assert await _snapshot(users.alice, ids) == before
+    assert await snapshot(users.alice, ids) == before
 
 
 async def test_alices_agent_cannot_join_bobs_room(users: Clients) -> None:

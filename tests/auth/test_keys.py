@@ -56,6 +56,7 @@ async def test_every_schema_route_needs_a_key(users: Clients) -> None:
         "/health": 200,
         "/ready": 200,
         "/auth/login": 422,  # no body sent
+        "/auth/invite": 422,  # no body sent
         "/auth/providers": 200,
         "/auth/oidc/{name}/login": 404,  # no provider named "{name}"
         "/auth/oidc/{name}/callback": 404,

@@ -287,3 +287,15 @@ async def test_two_first_sign_ins_at_once_end_as_one_linked_user(make_oidc: Make
     assert [signin_error(a) for a in answers] == [None] * 4
     ids = {(await oidc.me(a)).json()["id"] for a in answers}
     assert len(ids) == 1
+
+
+async def test_an_address_starting_too_many_sign_ins_is_sent_back_busy(
+    make_oidc: MakeOidc,
+) -> None:
+    # Each start stores a row for an unauthenticated caller: the rate limit bounds them.
+    oidc = await make_oidc(attempts_per_minute=2)
+    answers = [await oidc.get("/auth/oidc/mock/login") for _ in range(3)]
+    assert [a.status_code for a in answers] == [302, 302, 302]
+    assert answers[0].headers["location"].startswith(oidc.provider.issuer)
+    assert answers[2].headers["location"] == "/?signin_error=busy"
+    assert "pantheon_oidc_state" not in answers[2].cookies

@@ -8,7 +8,14 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect
 
-from pantheon.db import eval_models, models, oidc_models, share_models  # noqa: F401  (every table)
+from pantheon.db import (  # noqa: F401
+    eval_models,
+    invite_models,
+    models,
+    oidc_models,
+    share_models,
+    sharing_models,
+)
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
 from pantheon.db.migrations import downgrade, upgrade
@@ -19,7 +26,7 @@ TABLES = {
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
     "eval_datasets", "eval_runs", "eval_results", "response_requests", "login_sessions",
-    "oidc_identities", "oidc_logins", "session_shares",
+    "oidc_identities", "oidc_logins", "session_shares", "invites", "room_members",
 }  # fmt: skip
 
 

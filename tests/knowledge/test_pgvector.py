@@ -66,7 +66,7 @@ async def _ranked(app: FastAPI, place: str, query: str, *, hnsw: bool) -> list[u
             ChunkRepository(session), services.knowledge.embedder, services.db.dialect, None,
             services.knowledge.pgvector if hnsw else None,
         )  # fmt: skip
-        hits = await search.search(services.local_user_id, [place], query, 10, mode="vector")
+        hits = await search.search([place], query, 10, mode="vector")
     return [hit.chunk_id for hit in hits]
 
 

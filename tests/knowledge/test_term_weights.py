@@ -76,5 +76,4 @@ async def _keyword_hits(app: FastAPI, room_id: str, query: str) -> list[SearchHi
         search = KnowledgeSearch(
             ChunkRepository(session), services.knowledge.embedder, services.db.dialect
         )
-        owner: uuid.UUID = services.local_user_id
-        return await search.search(owner, [f"room:{room_id}"], query, 3, "keyword")
+        return await search.search([f"room:{room_id}"], query, 3, "keyword")

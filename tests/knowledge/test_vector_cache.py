@@ -24,9 +24,7 @@ async def _vector_search(app: FastAPI, room_id: str, query: str) -> list[str]:
             ChunkRepository(session), services.knowledge.embedder, services.db.dialect,
             services.knowledge.vector_cache,
         )  # fmt: skip
-        hits = await search.search(
-            services.local_user_id, [f"room:{room_id}"], query, 5, mode="vector"
-        )
+        hits = await search.search([f"room:{room_id}"], query, 5, mode="vector")
     return [hit.filename for hit in hits]
 
 
@@ -36,11 +34,7 @@ async def test_cache_follows_uploads_and_deletes(app: FastAPI, client: httpx.Asy
     cache: VectorCache = app.state.services.knowledge.vector_cache
     await ingested(client, place, "moon.txt", b"The Moon has craters and no air.")
     assert await _vector_search(app, room["id"], "lunar craters") == ["moon.txt"]
-    key = (
-        app.state.services.local_user_id,
-        f"room:{room['id']}",
-        app.state.services.knowledge.embedder.ident,
-    )
+    key = (f"room:{room['id']}", app.state.services.knowledge.embedder.ident)
     first = cache._entries[key]
     assert await _vector_search(app, room["id"], "moon") == ["moon.txt"]
     assert cache._entries[key] is first  # nothing changed: reused
@@ -61,7 +55,7 @@ def test_cache_evicts_least_recently_used_past_its_budget() -> None:
 
     size = entry(10).nbytes
     cache = VectorCache(max_bytes=2 * size)
-    a, b, c = ((uuid.uuid4(), p, "e") for p in ("a", "b", "c"))
+    a, b, c = ((p, "e") for p in ("a", "b", "c"))
     cache.put(a, entry(10))
     cache.put(b, entry(10))
     assert cache.get(a, (10,)) is not None  # a is now the most recent

@@ -91,9 +91,10 @@ class ErrorBody(BaseModel):
 
 
 _DESCRIPTIONS = {
+    400: "the request names something not (or no longer) valid, e.g. an invitation link",
     401: "missing, invalid or revoked API key (header WWW-Authenticate: Bearer)",
     402: "a spend limit is reached: the body names it and when it resets",
-    403: "the route needs an admin API key",
+    403: "the route needs an admin API key, or a room role you do not have",
     404: "not found, or not yours",
     409: "conflicts with the resource's current state",
     413: "request body over PANTHEON_LIMITS__MAX_BODY_BYTES",

@@ -125,6 +125,9 @@ class AuthSettings(BaseModel):
     oidc_timeout_s: float = Field(
         default=10.0, gt=0, le=120.0, description="One request to an OIDC provider"
     )
+    invite_ttl_s: int = Field(
+        default=7 * 24 * 3600, ge=60, description="How long an invitation link can be accepted"
+    )
 
 
 class ServerSettings(BaseModel):

@@ -20,7 +20,7 @@ from pantheon.db.models import Budget, User
 from pantheon.engine.values import BudgetPeriod
 from pantheon.errors import NotFound, PaymentRequired, not_found
 from pantheon.observability import metrics
-from pantheon.rooms.repository import RoomRepository
+from pantheon.rooms.access import room_access
 
 _WHAT = {"day": "daily", "month": "monthly"}
 
@@ -45,10 +45,11 @@ class BudgetService:
         self.ledger = LedgerRepository(session)
 
     async def set(self, user: User, data: BudgetSet) -> BudgetRead:
-        """Create or replace the user's budget of that scope; 404 for a room not theirs."""
+        """Create or replace the user's budget of that scope; 404 for a room they cannot see
+        (owned or shared with them: a member spends their own budget in a shared room)."""
         if (
             data.room_id is not None
-            and await RoomRepository(self.session).get(user.id, data.room_id) is None
+            and await room_access(self.session, user.id, data.room_id) is None
         ):
             raise not_found("room", data.room_id)
         budget = await self.repo.get(user.id, data.room_id)

@@ -45,6 +45,8 @@ UserRole = Literal["admin", "member"]
 UserStatus = Literal["active", "pending", "disabled"]
 USER_ROLES: tuple[UserRole, ...] = get_args(UserRole)
 USER_STATUSES: tuple[UserStatus, ...] = get_args(UserStatus)
+RoomRole = Literal["viewer", "editor"]  # what a room's owner grants (db/sharing_models.py)
+ROOM_ROLES: tuple[RoomRole, ...] = get_args(RoomRole)
 
 
 class User(UUIDPrimaryKey, Timestamped, Base):

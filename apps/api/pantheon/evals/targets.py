@@ -12,6 +12,7 @@ from pantheon.db.models import Agent, Room
 from pantheon.engine.modes.specs import MODE_SPECS, ModeSpec, mode_spec
 from pantheon.errors import NotFound, Unprocessable
 from pantheon.evals.schemas import TargetCreate, TargetRead
+from pantheon.rooms.access import room_access
 from pantheon.rooms.repository import RoomRepository
 
 AGENT_MODE = next(spec.name for spec in MODE_SPECS if spec.session == "agent")
@@ -47,9 +48,10 @@ async def _room_target(
     session: AsyncSession, owner_id: uuid.UUID, index: int, target: TargetCreate, where: str
 ) -> TargetRead:
     repo = RoomRepository(session)
-    room = await repo.get(owner_id, str(target.room_id))
-    if room is None:
+    found = await room_access(session, owner_id, str(target.room_id))
+    if found is None:
         raise NotFound(f"{where}.room_id: room {target.room_id} not found")
+    room = found.room
     spec = mode_spec(target.mode or room.mode)
     _usable(spec, where)
     roster = [agent for _member, agent in (await repo.roster([room.id]))[room.id]]

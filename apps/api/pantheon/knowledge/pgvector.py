@@ -136,13 +136,13 @@ class PgVector:
             done += len(rows)
 
     def query_sql(self) -> str:
-        """Nearest chunks by cosine distance among an owner's ready documents in some places.
+        """Nearest chunks by cosine distance among the ready documents of some places.
 
         ``dim`` is inlined so the planner can match the partial index's predicate."""
         dim = self.dim
         return (
             "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id"
-            f" WHERE c.dim = {dim} AND c.embedder = :embedder AND d.owner_id = :owner"
+            f" WHERE c.dim = {dim} AND c.embedder = :embedder"
             " AND d.place = ANY(:places) AND d.status = :ready"
             f" ORDER BY c.{COLUMN}::vector({dim}) <=> CAST(:q AS vector({dim})) LIMIT :k"
         )
@@ -150,7 +150,6 @@ class PgVector:
     async def search(
         self,
         session: AsyncSession,
-        owner_id: uuid.UUID,
         places: Sequence[str],
         embedder: str,
         query: Vectors,
@@ -168,7 +167,6 @@ class PgVector:
         )
         params = {
             "embedder": embedder,
-            "owner": owner_id,
             "places": list(places),
             "ready": DocumentStatus.READY.value,
             "q": literal(query),

@@ -34,11 +34,10 @@ class DocumentRepository(Repository):
         query = select(Document).where(Document.place == place, Document.sha256 == sha256)
         return await self.session.scalar(query)
 
-    async def list_page(
-        self, owner_id: uuid.UUID, place: str, *, limit: int, offset: int
-    ) -> tuple[list[Document], int]:
+    async def list_page(self, place: str, *, limit: int, offset: int) -> tuple[list[Document], int]:
+        """The place's documents, whoever uploaded them (a shared room's are its members')."""
         query = (
-            self._owned(owner_id)
+            select(Document)
             .where(Document.place == place)
             .order_by(Document.created_at, Document.id)
         )
@@ -80,59 +79,56 @@ Ts = TypeVarTuple("Ts")
 
 
 class ChunkRepository(Repository):
-    """Search-side reads over the chunks of ready documents in some places of one owner."""
+    """Search-side reads over the chunks of ready documents in some places. A place is the
+    unit of access: callers check the caller may see each place before they ask here."""
 
-    def scoped(self, owner_id: uuid.UUID, places: Sequence[str], query: Select[*Ts]) -> Select[*Ts]:
-        """``query`` over chunks, restricted to ready documents of ``owner_id`` in ``places``."""
-        return query.join(Document, Document.id == Chunk.document_id).where(
-            *self._ready(owner_id, places)
-        )
+    def scoped(self, places: Sequence[str], query: Select[*Ts]) -> Select[*Ts]:
+        """``query`` over chunks, restricted to ready documents in ``places``."""
+        return query.join(Document, Document.id == Chunk.document_id).where(*self._ready(places))
 
     @staticmethod
-    def _ready(owner_id: uuid.UUID, places: Sequence[str]) -> list[ColumnElement[bool]]:
-        """The conditions on ``Document`` for the ready documents of ``owner_id`` in ``places``."""
+    def _ready(places: Sequence[str]) -> list[ColumnElement[bool]]:
+        """The conditions on ``Document`` for the ready documents in ``places``."""
         return [
-            Document.owner_id == owner_id,
             Document.place.in_(places),
             Document.status == DocumentStatus.READY,
         ]
 
-    def in_scope(self, owner_id: uuid.UUID, places: Sequence[str]) -> ColumnElement[bool]:
+    def in_scope(self, places: Sequence[str]) -> ColumnElement[bool]:
         """PostgreSQL: chunks whose document is in the array of the scope's ready document
         ids (computed once, in the same statement). The planner then starts from those
         documents' chunks (index on ``document_id``) when they are few, instead of matching
-        the words across every owner's chunks and joining the documents afterwards."""
-        ids = select(func.array_agg(Document.id)).where(*self._ready(owner_id, places))
+        the words across every place's chunks and joining the documents afterwards."""
+        ids = select(func.array_agg(Document.id)).where(*self._ready(places))
         return Chunk.document_id == any_(cast(ids.scalar_subquery(), ARRAY(Uuid())))
 
     async def ranked_pool(
-        self, query: Select[uuid.UUID, str], owner_id: uuid.UUID, places: Sequence[str], limit: int
+        self, query: Select[uuid.UUID, str], places: Sequence[str], limit: int
     ) -> tuple[list[tuple[uuid.UUID, str]], int]:
         """The first ``limit`` rows of ``query`` and the chunk total of the scope's ready
         documents (for the word weights), in one round trip."""
-        total = select(func.sum(Document.chunk_count)).where(*self._ready(owner_id, places))
+        total = select(func.sum(Document.chunk_count)).where(*self._ready(places))
         rows = (
             await self.session.execute(query.add_columns(total.scalar_subquery()).limit(limit))
         ).all()
         return [(row[0], row[1]) for row in rows], int(rows[0][2] or 0) if rows else 0
 
     async def vectors(
-        self, owner_id: uuid.UUID, places: Sequence[str], embedder: str
+        self, places: Sequence[str], embedder: str
     ) -> tuple[list[uuid.UUID], list[bytes]]:
         query = self.scoped(
-            owner_id, places, select(Chunk.id, Chunk.embedding).where(Chunk.embedder == embedder)
+            places, select(Chunk.id, Chunk.embedding).where(Chunk.embedder == embedder)
         )
         rows = (await self.session.execute(query)).all()
         return [r[0] for r in rows], [r[1] for r in rows]
 
-    async def fingerprint(self, owner_id: uuid.UUID, place: str) -> tuple[int, int, str]:
+    async def fingerprint(self, place: str) -> tuple[int, int, str]:
         """What a place's vectors were built from (see ``vector_cache``): its ready
         documents' count, chunk total and latest update, from the documents table alone
         (reindex touches the documents whose chunks it re-embeds)."""
         query = select(
             func.count(Document.id), func.sum(Document.chunk_count), func.max(Document.updated_at)
         ).where(
-            Document.owner_id == owner_id,
             Document.place == place,
             Document.status == DocumentStatus.READY,
         )

@@ -58,7 +58,7 @@ async def _upload(
     kind: PlaceKind, ident: str, file: UploadFile, service: DocumentService, user: uuid.UUID,
     response: Response, tasks: BackgroundTasks, worker: IngestWorker,
 ) -> DocumentRead:  # fmt: skip
-    place = await service.place(user, kind, ident)
+    place = await service.place(user, kind, ident, "edit")
     row, created = await service.upload(user, place, file.filename, file.file)
     if created:
         # A background task runs after the response, so after the unit of work committed.
@@ -100,9 +100,7 @@ async def _list(
     kind: PlaceKind, ident: str, service: DocumentService, user: uuid.UUID, page: PageParams
 ) -> Page[DocumentRead]:
     place = await service.place(user, kind, ident)
-    rows, total = await service.repo.list_page(
-        user, place.key, limit=page.limit, offset=page.offset
-    )
+    rows, total = await service.repo.list_page(place.key, limit=page.limit, offset=page.offset)
     items = [DocumentRead.of(row) for row in rows]
     return Page[DocumentRead](items=items, total=total, limit=page.limit, offset=page.offset)
 
@@ -152,7 +150,7 @@ async def search_room(
 ) -> SearchResults:  # fmt: skip
     """Hybrid (keyword + vector) search over the room's ready documents."""
     place = await service.place(user, "room", room_id)
-    return SearchResults(items=await search.search(user, [place.key], q, limit))
+    return SearchResults(items=await search.search([place.key], q, limit))
 
 
 @router.get("/v1/agents/{agent_id}/knowledge/search")
@@ -162,7 +160,7 @@ async def search_agent(
 ) -> SearchResults:  # fmt: skip
     """Hybrid (keyword + vector) search over the agent's ready documents."""
     place = await service.place(user, "agent", agent_id)
-    return SearchResults(items=await search.search(user, [place.key], q, limit))
+    return SearchResults(items=await search.search([place.key], q, limit))
 
 
 KNOWLEDGE_ERRORS = error_responses(401, 404, 413, 422)

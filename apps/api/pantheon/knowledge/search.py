@@ -64,19 +64,20 @@ class KnowledgeSearch:
 
     async def search(
         self,
-        owner_id: uuid.UUID,
         places: Sequence[str],
         query: str,
         limit: int,
         mode: Mode = "hybrid",
     ) -> list[SearchHit]:
-        """The best ``limit`` passages for ``query`` among the documents of ``places``."""
+        """The best ``limit`` passages for ``query`` among the documents of ``places``
+        (whoever uploaded them: the caller checked it may see each place, see
+        ``DocumentService.place`` and ``knowledge.tool.scope_places``)."""
         query_vector = await self._embed(query) if mode != "keyword" else None
         rankings: list[list[uuid.UUID]] = []
         if mode != "vector":
-            rankings.append(await self._keyword(owner_id, places, query))
+            rankings.append(await self._keyword(places, query))
         if query_vector is not None:
-            rankings.append(await self._vector(owner_id, places, query_vector))
+            rankings.append(await self._vector(places, query_vector))
         fused = fuse(rankings)[:limit]
         rows = await self.chunks.hits([ident for ident, _ in fused])
         return [
@@ -99,27 +100,23 @@ class KnowledgeSearch:
             log.warning("query embedding failed, keyword search only: %s", exc)
             return None
 
-    async def _keyword(
-        self, owner_id: uuid.UUID, places: Sequence[str], query: str
-    ) -> list[uuid.UUID]:
+    async def _keyword(self, places: Sequence[str], query: str) -> list[uuid.UUID]:
         words = terms(query)
         if not words:
             return []
         if self.dialect == "sqlite":
-            ranked = self.chunks.scoped(owner_id, places, sqlite_ranked(words))
+            ranked = self.chunks.scoped(places, sqlite_ranked(words))
         else:
-            ranked = postgres_ranked(words).where(self.chunks.in_scope(owner_id, places))
-        pool, total = await self.chunks.ranked_pool(ranked, owner_id, places, POOL)
+            ranked = postgres_ranked(words).where(self.chunks.in_scope(places))
+        pool, total = await self.chunks.ranked_pool(ranked, places, POOL)
         return (await asyncio.to_thread(rerank, words, pool, total))[:CANDIDATES]
 
-    async def _vector(
-        self, owner_id: uuid.UUID, places: Sequence[str], query_vector: Vectors
-    ) -> list[uuid.UUID]:
+    async def _vector(self, places: Sequence[str], query_vector: Vectors) -> list[uuid.UUID]:
         if self.pgvector is not None:
             return await self.pgvector.search(
-                self.chunks.session, owner_id, places, self.embedder.ident, query_vector, CANDIDATES
+                self.chunks.session, places, self.embedder.ident, query_vector, CANDIDATES
             )
-        parts = [await self._place_vectors(owner_id, place) for place in places]
+        parts = [await self._place_vectors(place) for place in places]
         ids = [ident for part in parts for ident in part.ids]
         if not ids:
             return []
@@ -128,16 +125,16 @@ class KnowledgeSearch:
         best = await asyncio.to_thread(top_k, ids, matrix, query_vector, CANDIDATES)
         return [ident for ident, _ in best]
 
-    async def _place_vectors(self, owner_id: uuid.UUID, place: str) -> PlaceVectors:
+    async def _place_vectors(self, place: str) -> PlaceVectors:
         """The place's matrix from the cache, or loaded (fingerprint read first, so the
         data is never older than the fingerprint it is stored under)."""
         ident = self.embedder.ident
-        fingerprint = await self.chunks.fingerprint(owner_id, place)
-        key = (owner_id, place, ident)
+        fingerprint = await self.chunks.fingerprint(place)
+        key = (place, ident)
         cached = self.cache.get(key, fingerprint) if self.cache is not None else None
         if cached is not None:
             return cached
-        ids, blobs = await self.chunks.vectors(owner_id, [place], ident)
+        ids, blobs = await self.chunks.vectors([place], ident)
         matrix = await asyncio.to_thread(from_blobs, blobs, self.embedder.dim)
         entry = PlaceVectors(fingerprint, ids, matrix)
         if self.cache is not None:

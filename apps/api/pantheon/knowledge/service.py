@@ -1,5 +1,9 @@
-"""Document rules: the place (an owner's room or agent), type and size checks, dedupe by
-SHA-256 per place, and delete with chunks and file.
+"""Document rules: the place (a room the caller may see, or their own agent), type and size
+checks, dedupe by SHA-256 per place, and delete with chunks and file.
+
+A room's documents are the room's: every member reads and searches them, editors and the
+owner upload and delete them (``rooms.access``). An agent's documents are its owner's.
+A document stays readable and deletable by whoever uploaded it.
 
 Uploads are staged on disk in a worker thread; the 415/413 checks run on the staged file,
 which is dropped on any refusal. The ingest itself is started by the route after the
@@ -20,11 +24,12 @@ from sqlalchemy.exc import IntegrityError
 from pantheon.agents.repository import AgentRepository
 from pantheon.db.base import utcnow
 from pantheon.db.models import Document
+from pantheon.db.repository import as_uuid
 from pantheon.errors import AppError, TooLarge, not_found
 from pantheon.knowledge.formats import FORMATS, DocumentStatus, Format, UnsupportedFormat, detect
 from pantheon.knowledge.repository import DocumentRepository
 from pantheon.knowledge.storage import DocumentStore, FileTooLarge, StagedFile
-from pantheon.rooms.repository import RoomRepository
+from pantheon.rooms.access import Need, require, room_access, room_for
 from pantheon.text import clean_text
 
 _UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
@@ -64,13 +69,14 @@ class DocumentService:
         self.store = store
         self.max_bytes = max_bytes
 
-    async def place(self, owner_id: uuid.UUID, kind: PlaceKind, ident: str) -> Place:
-        """The caller's room or agent; 404 when it is not theirs or does not exist."""
+    async def place(
+        self, owner_id: uuid.UUID, kind: PlaceKind, ident: str, need: Need = "view"
+    ) -> Place:
+        """A room the caller may ``need`` (404 unseen, 403 a role too small), or their own
+        agent (404 when it is not theirs or does not exist)."""
         session = self.repo.session
         if kind == "room":
-            room = await RoomRepository(session).get(owner_id, ident)
-            if room is None:
-                raise not_found("room", ident)
+            room = (await room_for(session, owner_id, ident, need)).room
             return Place(place_key("room", room.id), room_id=room.id)
         agent = await AgentRepository(session).get(owner_id, ident)
         if agent is None:
@@ -133,16 +139,29 @@ class DocumentService:
             created_at=utcnow(),
         )
 
-    async def get(self, owner_id: uuid.UUID, document_id: str) -> Document:
-        row = await self.repo.get(owner_id, document_id)
+    async def get(self, user_id: uuid.UUID, document_id: str, need: Need = "view") -> Document:
+        """The caller's upload, or a document of a room they may ``need``; else 404 (403 for
+        a viewer deleting a room's document)."""
+        ident = as_uuid(document_id)
+        row = None if ident is None else await self.repo.get_any(ident)
         if row is None:
             raise not_found("document", document_id)
+        if row.owner_id == user_id:
+            return row
+        found = (
+            None
+            if row.room_id is None
+            else await room_access(self.repo.session, user_id, row.room_id)
+        )
+        if found is None:
+            raise not_found("document", document_id)
+        require(found, need)
         return row
 
-    async def delete(self, owner_id: uuid.UUID, document_id: str) -> uuid.UUID:
+    async def delete(self, user_id: uuid.UUID, document_id: str) -> uuid.UUID:
         """The row and its chunks now; the file too (a later resume would just fail it).
         Returns the id, for the caller to stop its ingest once this is committed."""
-        row = await self.get(owner_id, document_id)
+        row = await self.get(user_id, document_id, "edit")
         await self.repo.delete(row)
         await asyncio.to_thread(self.store.discard, self.store.path_of(row.id))
         return row.id

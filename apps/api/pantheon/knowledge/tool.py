@@ -8,9 +8,11 @@ model can quote and cite: numbered passages with file name and page.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from pantheon.agents.repository import AgentRepository
 from pantheon.db.engine import Database
 from pantheon.db.repository import as_uuid
 from pantheon.db.uow import unit_of_work
@@ -21,20 +23,32 @@ from pantheon.knowledge.repository import ChunkRepository
 from pantheon.knowledge.schemas import SearchHit
 from pantheon.knowledge.search import KnowledgeSearch
 from pantheon.knowledge.vector_cache import VectorCache
+from pantheon.rooms.access import room_access
+from pantheon.rooms.repository import RoomRepository
 
 MAX_LIMIT = 10
 MAX_QUERY_CHARS = 1000
 
 
-def scope_places(scope: ToolScope) -> tuple[uuid.UUID, list[str]]:
-    """The owner and the places a speaking agent may search: itself and its turn's room."""
+async def scope_places(session: AsyncSession, scope: ToolScope) -> list[str]:
+    """The places a speaking agent may search: its turn's room, if the turn's caller may
+    see it (owned or shared), and the agent itself, if it is the caller's or in that room's
+    roster (a shared room's viewer searches the owner's agents' documents through them).
+    The snapshot already says so; this checks again, so a scope alone reaches nothing."""
     owner = as_uuid(scope.owner_id)
     if owner is None:
         raise ToolError("search_knowledge: the turn has no valid owner")
-    places = [f"agent:{scope.agent_id}"]
-    if scope.room_id:
-        places.append(f"room:{scope.room_id}")
-    return owner, places
+    found = None if not scope.room_id else await room_access(session, owner, scope.room_id)
+    places = [] if found is None else [f"room:{found.room.id}"]
+    agent = as_uuid(scope.agent_id)
+    if agent is None:
+        return places
+    rooms = RoomRepository(session)
+    if await AgentRepository(session).get(owner, agent) is not None or (
+        found is not None and await rooms.member(found.room.id, agent) is not None
+    ):
+        places.append(f"agent:{agent}")
+    return places
 
 
 def format_hits(query: str, hits: list[SearchHit]) -> str:
@@ -68,13 +82,15 @@ def make_search_knowledge(
             raise ToolError("search_knowledge: query is empty")
         if len(query) > MAX_QUERY_CHARS:
             raise ToolError(f"search_knowledge: query is longer than {MAX_QUERY_CHARS} chars")
-        owner, places = scope_places(scope)
         limit = max(1, min(int(limit), MAX_LIMIT))
         async with unit_of_work(db, write=False) as session:
+            places = await scope_places(session, scope)
+            if not places:
+                return format_hits(query, [])
             search = KnowledgeSearch(
                 ChunkRepository(session), embedder, db.dialect, cache, pgvector
             )
-            hits = await search.search(owner, places, query, limit)
+            hits = await search.search(places, query, limit)
         return format_hits(query, hits)
 
     return search_knowledge

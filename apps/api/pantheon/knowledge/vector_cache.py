@@ -1,7 +1,7 @@
 """Per-place vector matrices kept in memory between searches, checked on every use.
 
 Loading 10k float32 blobs from the database on every search costs far more than the
-cosine itself (K3). A place's matrix (for one owner and the current embedder) is kept
+cosine itself (K3). A place's matrix (for the current embedder) is kept
 with a fingerprint of what it was built from: the place's ready documents' count, chunk
 total and latest ``updated_at`` (``pantheon knowledge reindex`` touches ``updated_at`` of
 the documents it re-embeds). Every search reads the fingerprint (one aggregate query over
@@ -19,7 +19,7 @@ from typing import Any
 
 from pantheon.knowledge.embedders.base import Vectors
 
-Key = tuple[uuid.UUID, str, str]  # owner, place, embedder ident
+Key = tuple[str, str]  # place, embedder ident
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,30 +1,53 @@
-"""Room and roster queries, scoped to an owner and hiding soft-deleted rooms and agents."""
+"""Room and roster queries: the rooms a user may see (owned or shared with them), hiding
+soft-deleted rooms and agents. Which of those rooms a user may change is ``rooms.access``."""
 
 from __future__ import annotations
 
 import uuid
 
-from sqlalchemy import Select, func, select, update
+from sqlalchemy import ColumnElement, Select, func, or_, select, update
 
 from pantheon.db.models import Agent, Room, RoomAgent
 from pantheon.db.repository import Repository, as_uuid
+from pantheon.db.sharing_models import RoomMember
+
+# A visible room with the caller's member role (``None``: the caller owns it).
+RoomWithRole = tuple[Room, str | None]
+
+
+def visible_to(user_id: uuid.UUID | ColumnElement[uuid.UUID]) -> ColumnElement[bool]:
+    """The rooms ``user_id`` may see: owned or shared with them (soft delete is separate).
+    Every query that reaches a room for a caller, on any door, goes through this."""
+    shared = select(RoomMember.room_id).where(RoomMember.user_id == user_id)
+    return or_(Room.owner_id == user_id, Room.id.in_(shared))
 
 
 class RoomRepository(Repository):
-    def _live(self, owner_id: uuid.UUID) -> Select[Room]:
-        return select(Room).where(Room.owner_id == owner_id, Room.deleted_at.is_(None))
+    def _visible(self, user_id: uuid.UUID) -> Select[Room, str | None]:
+        joined = (RoomMember.room_id == Room.id) & (RoomMember.user_id == user_id)
+        return (
+            select(Room, RoomMember.role)
+            .outerjoin(RoomMember, joined)
+            .where(Room.deleted_at.is_(None), visible_to(user_id))
+        )
 
-    async def get(self, owner_id: uuid.UUID, room_id: str | uuid.UUID) -> Room | None:
+    async def find(self, user_id: uuid.UUID, room_id: str | uuid.UUID) -> RoomWithRole | None:
+        """The live room ``room_id`` if ``user_id`` may see it, with their member role."""
         ident = as_uuid(room_id)
         if ident is None:
             return None
-        return await self.session.scalar(self._live(owner_id).where(Room.id == ident))
+        found = (await self.session.execute(self._visible(user_id).where(Room.id == ident))).first()
+        return None if found is None else (found[0], found[1])
 
     async def list_page(
-        self, owner_id: uuid.UUID, *, limit: int, offset: int
-    ) -> tuple[list[Room], int]:
-        query = self._live(owner_id).order_by(Room.created_at, Room.id)
-        return await self.page(query, limit=limit, offset=offset)
+        self, user_id: uuid.UUID, *, limit: int, offset: int
+    ) -> tuple[list[RoomWithRole], int]:
+        """Owned and shared rooms, oldest first, each with the caller's member role."""
+        query = self._visible(user_id).order_by(Room.created_at, Room.id)
+        total_query = select(func.count()).select_from(query.order_by(None).subquery())
+        total = (await self.session.execute(total_query)).scalar_one()
+        rows = await self.session.execute(query.limit(limit).offset(offset))
+        return [(room, role) for room, role in rows], int(total)
 
     async def roster(
         self, room_ids: list[uuid.UUID]

@@ -30,9 +30,8 @@ async def create_room(data: RoomCreate, service: ServiceDep, user: UserIdDep) ->
 
 @router.get("")
 async def list_rooms(service: ServiceDep, user: UserIdDep, page: PageDep) -> Page[RoomRead]:
-    """List your rooms with their rosters, oldest first."""
-    rooms, total = await service.repo.list_page(user, limit=page.limit, offset=page.offset)
-    items = await service.read(rooms)
+    """List the rooms you own and the rooms shared with you, with rosters, oldest first."""
+    items, total = await service.list_page(user, limit=page.limit, offset=page.offset)
     return Page[RoomRead](items=items, total=total, limit=page.limit, offset=page.offset)
 
 

@@ -7,8 +7,11 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
+from pantheon.db.models import ROOM_ROLES, RoomRole
 from pantheon.engine.values import RoomMode
+from pantheon.rooms.access import ACCESS_LEVELS, Access
 from pantheon.schemas import ReadSchema, RequestBody
+from pantheon.users.people import Person
 
 
 class RoomCreate(RequestBody):
@@ -34,6 +37,7 @@ class RosterEntry(BaseModel):
 
 class RoomRead(ReadSchema):
     id: uuid.UUID
+    access: Access = Field(description="What you are to this room: " + " | ".join(ACCESS_LEVELS))
     name: str
     description: str
     mode: RoomMode
@@ -45,3 +49,17 @@ class RoomRead(ReadSchema):
 class RosterAdd(RequestBody):
     agent_id: uuid.UUID
     position: int | None = Field(default=None, ge=0, description="Insert here; end if omitted")
+
+
+class MemberPut(RequestBody):
+    role: RoomRole = Field(description="What the member may do: " + " | ".join(ROOM_ROLES))
+
+
+class MemberRead(Person):
+    role: RoomRole
+    added_at: datetime
+
+
+class MemberList(BaseModel):
+    owner: Person
+    items: list[MemberRead]

@@ -1,4 +1,6 @@
-"""Room rules: allowed manager alias, roster positions and size, duplicates, soft delete."""
+"""Room rules: allowed manager alias, roster positions and size, duplicates, soft delete.
+
+Who may do each is ``rooms.access``: reads need "view", changes "edit", delete "own"."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pantheon.db.models import Room, RoomAgent
 from pantheon.db.repository import apply_patch, as_uuid
 from pantheon.errors import Conflict, Unprocessable, not_found
 from pantheon.llm.registry import ModelRegistry
+from pantheon.rooms.access import Need, RoomAccess, access_of, room_for
 from pantheon.rooms.repository import RoomRepository
 from pantheon.rooms.schemas import RoomCreate, RoomRead, RoomUpdate, RosterAdd, RosterEntry
 from pantheon.users.access import require_alias
@@ -29,18 +32,23 @@ class RoomService:
                 self.repo.session, self.registry, owner_id, alias, what="manager_model"
             )
 
-    async def get(self, owner_id: uuid.UUID, room_id: str | uuid.UUID) -> Room:
-        room = await self.repo.get(owner_id, room_id)
-        if room is None:
-            raise not_found("room", room_id)
-        return room
+    async def get(self, user_id: uuid.UUID, room_id: str | uuid.UUID, need: Need) -> Room:
+        return (await room_for(self.repo.session, user_id, room_id, need)).room
 
-    async def read(self, rooms: list[Room]) -> list[RoomRead]:
+    async def list_page(
+        self, user_id: uuid.UUID, *, limit: int, offset: int
+    ) -> tuple[list[RoomRead], int]:
+        """Owned and shared rooms, oldest first."""
+        rows, total = await self.repo.list_page(user_id, limit=limit, offset=offset)
+        return await self.read([access_of(user_id, room, role) for room, role in rows]), total
+
+    async def read(self, rooms: list[RoomAccess]) -> list[RoomRead]:
         """Rooms with their live rosters, in one roster query."""
-        rosters = await self.repo.roster([room.id for room in rooms])
+        rosters = await self.repo.roster([found.room.id for found in rooms])
         return [
             RoomRead(
                 id=room.id,
+                access=found.access,
                 name=room.name,
                 description=room.description,
                 mode=room.mode,
@@ -51,37 +59,45 @@ class RoomService:
                     for m, a in rosters[room.id]
                 ],
             )
-            for room in rooms
+            for found in rooms
+            for room in (found.room,)
         ]
 
-    async def read_one(self, owner_id: uuid.UUID, room_id: str | uuid.UUID) -> RoomRead:
-        return (await self.read([await self.get(owner_id, room_id)]))[0]
+    async def read_one(self, user_id: uuid.UUID, room_id: str | uuid.UUID) -> RoomRead:
+        return (await self.read([await room_for(self.repo.session, user_id, room_id)]))[0]
 
     async def create(self, owner_id: uuid.UUID, data: RoomCreate) -> RoomRead:
         await self._check_manager(owner_id, data.manager_model)
         room = Room(owner_id=owner_id, created_at=utcnow(), **data.model_dump())
         self.repo.add(room)
         await self.repo.session.flush()
-        return (await self.read([room]))[0]
+        return (await self.read([RoomAccess(room, "owner")]))[0]
 
-    async def update(self, owner_id: uuid.UUID, room_id: str, data: RoomUpdate) -> RoomRead:
-        room = await self.get(owner_id, room_id)
+    async def update(self, user_id: uuid.UUID, room_id: str, data: RoomUpdate) -> RoomRead:
+        found = await room_for(self.repo.session, user_id, room_id, "edit")
+        room = found.room
         changes = data.model_dump(exclude_unset=True)
-        await self._check_manager(owner_id, changes.get("manager_model"))
+        await self._check_manager(user_id, changes.get("manager_model"))
         apply_patch(room, changes, nullable=frozenset({"manager_model"}))  # null: server default
         room.updated_at = utcnow()
         await self.repo.session.flush()
-        return (await self.read([room]))[0]
+        return (await self.read([found]))[0]
 
-    async def delete(self, owner_id: uuid.UUID, room_id: str) -> uuid.UUID:
-        """Soft-delete the room; its id, for its documents' ingest to stop."""
-        room = await self.get(owner_id, room_id)
+    async def delete(self, user_id: uuid.UUID, room_id: str) -> uuid.UUID:
+        """Soft-delete the room (its owner only); its id, for its documents' ingest to stop."""
+        room = await self.get(user_id, room_id, "own")
         room.deleted_at = utcnow()
         return room.id
 
-    async def add_member(self, owner_id: uuid.UUID, room_id: str, data: RosterAdd) -> RoomRead:
-        room = await self.get(owner_id, room_id)
-        agent = await AgentRepository(self.repo.session).get(owner_id, data.agent_id)
+    async def add_member(self, user_id: uuid.UUID, room_id: str, data: RosterAdd) -> RoomRead:
+        """Put an agent in the roster: one of the caller's own, or one of the room owner's
+        (an editor may bring either; nobody else's agents are reachable)."""
+        found = await room_for(self.repo.session, user_id, room_id, "edit")
+        room = found.room
+        agents = AgentRepository(self.repo.session)
+        agent = await agents.get(user_id, data.agent_id) or await agents.get(
+            room.owner_id, data.agent_id
+        )
         if agent is None:
             raise not_found("agent", data.agent_id)
         if await self.repo.member(room.id, agent.id) is not None:
@@ -93,7 +109,7 @@ class RoomService:
             position = data.position
         self.repo.add(RoomAgent(room_id=room.id, agent_id=agent.id, position=position))
         await self.repo.session.flush()
-        return (await self.read([room]))[0]
+        return (await self.read([found]))[0]
 
     async def _check_roster_room(self, room: Room) -> None:
         size = len((await self.repo.roster([room.id]))[room.id])
@@ -104,8 +120,8 @@ class RoomService:
                 limit=self.max_roster,
             )
 
-    async def remove_member(self, owner_id: uuid.UUID, room_id: str, agent_id: str) -> None:
-        room = await self.get(owner_id, room_id)
+    async def remove_member(self, user_id: uuid.UUID, room_id: str, agent_id: str) -> None:
+        room = await self.get(user_id, room_id, "edit")
         member_id = await self._member_agent_id(room, agent_id)
         await self.repo.session.execute(
             delete(RoomAgent).where(RoomAgent.room_id == room.id, RoomAgent.agent_id == member_id)

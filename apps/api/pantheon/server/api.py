@@ -41,6 +41,7 @@ from pantheon.knowledge.routes import KNOWLEDGE_ERRORS
 from pantheon.knowledge.routes import router as knowledge_router
 from pantheon.knowledge.status import KnowledgeStatus, knowledge_status
 from pantheon.protocols.doors import Door, mount_doors
+from pantheon.rooms.member_routes import router as members_router
 from pantheon.rooms.routes import router as rooms_router
 from pantheon.server.metrics_routes import router as metrics_router
 from pantheon.sessions.routes import router as sessions_router
@@ -49,7 +50,9 @@ from pantheon.sessions.share_routes import router as share_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
+from pantheon.users.invites import invite_router
 from pantheon.users.oidc_routes import oidc_router
+from pantheon.users.people import router as people_router
 from pantheon.users.routes import router as admin_router
 from pantheon.users.signin import me_router, signin_router
 
@@ -224,10 +227,13 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     app.include_router(ops)
     app.include_router(signin_router, responses=error_responses(401, 404, 422, 429))
     app.include_router(oidc_router, responses=error_responses(404, 422))  # public too
+    app.include_router(invite_router, responses=error_responses(400, 404, 422))
     app.include_router(me_router, dependencies=auth, responses=error_responses(401, 403, 422, 429))
     app.include_router(models, dependencies=auth, responses=error_responses(401))
-    crud = error_responses(401, 404, 409, 413, 422)
+    crud = error_responses(401, 403, 404, 409, 413, 422)
     app.include_router(rooms_router, dependencies=auth, responses=crud)
+    app.include_router(members_router, dependencies=auth, responses=crud)
+    app.include_router(people_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(agents_router, dependencies=auth, responses=crud)
     app.include_router(
         sessions_router, dependencies=auth, responses=error_responses(401, 404, 413, 422)
@@ -240,7 +246,9 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     app.include_router(turns_router, dependencies=auth, responses=turns)
     app.include_router(knowledge_router, dependencies=auth, responses=KNOWLEDGE_ERRORS)
     admin = error_responses(401, 403, 404, 422)
-    app.include_router(admin_router, dependencies=auth, responses=admin)
+    app.include_router(
+        admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 409, 422)
+    )
     app.include_router(budgets_router, dependencies=auth, responses=admin)
     app.include_router(evals_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)

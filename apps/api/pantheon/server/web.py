@@ -18,6 +18,7 @@ from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.responses import Response
+from starlette.routing import compile_path
 from starlette.types import Scope
 
 from pantheon.errors import allowed_methods
@@ -29,6 +30,10 @@ log = logging.getLogger("pantheon.server.web")
 WEB_DIR = Path(__file__).resolve().parents[3] / "web"
 # The top-level entries of apps/web the browser may fetch; folders include everything below.
 PUBLIC_ENTRIES = frozenset({"index.html", "share.html", "favicon.svg", "css", "js", "vendor"})
+# Paths that are the page itself (it reads the path to know what to show): each answers
+# index.html. Its file URLs are root-absolute (web_assets.py), so they load from any depth.
+PAGE_PATHS = ("/invite/{token}",)
+_PAGE_PATTERNS = [compile_path(path)[0] for path in PAGE_PATHS]
 IMMUTABLE = "public, max-age=31536000, immutable"  # a versioned URL never changes
 REVALIDATE = "no-cache"  # index.html and unversioned URLs: ask again (ETag) every time
 
@@ -39,7 +44,8 @@ class WebFiles(StaticFiles):
     405 (other methods than GET and HEAD) only for files that exist: Starlette answers 405
     to every path, so a wrong method on a missing API route (the mount catches everything
     under ``/``) would say 405 instead of 404. A GET that reaches the mount on an API route
-    serving other methods only (``POST /auth/logout``) is that route's 405."""
+    serving other methods only (``POST /auth/logout``) is that route's 405. A path in
+    ``PAGE_PATHS`` is index.html."""
 
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, html=True)
@@ -57,6 +63,8 @@ class WebFiles(StaticFiles):
     async def get_response(self, path: str, scope: Scope) -> Response:
         assets = await self.assets()
         name = INDEX if path in ("", ".") else path.replace(os.sep, "/")
+        if any(pattern.match(f"/{name}") for pattern in _PAGE_PATTERNS):
+            name = INDEX
         if name not in assets and f"{name}/{INDEX}" in assets:
             name = f"{name}/{INDEX}"
         asset = assets.get(name)

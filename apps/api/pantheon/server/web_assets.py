@@ -5,10 +5,12 @@ No build step: the files in ``apps/web`` are what the browser runs. At startup (
 thread, off the event loop) every file is hashed and compressed, and each page
 (``index.html``, and ``share.html``, a share link's read-only view) gets
 
-* ``?v=<hash>`` on each ``src``/``href`` naming one of the page's files;
+* ``/`` before and ``?v=<hash>`` after each ``src``/``href`` naming one of the page's
+  files: root-absolute, so the same page also works when served at a deeper path
+  (``/invite/<token>``, ``server/web.py`` ``PAGE_PATHS``);
 * an import map (``<script type="importmap">``) from every script's URL (but those the
   page loads as classic scripts) to its versioned URL, so ``import ... from
-  "../core/dom.js"`` loads ``js/core/dom.js?v=<hash>`` (and ``import()`` of a vendored
+  "../core/dom.js"`` loads ``/js/core/dom.js?v=<hash>`` (and ``import()`` of a vendored
   script, its versioned URL too), and its
   SHA-256 in the Content-Security-Policy (an import map is an inline script);
 * a ``<link rel="modulepreload">`` for every module the entry module reaches by its static
@@ -34,7 +36,7 @@ from pathlib import Path, PurePosixPath
 INDEX = "index.html"
 SHARE_PAGE = "share.html"  # served at /share/<token> (ADR 0042): its URLs start at "/"
 # The HTML pages rewritten as below, each with the prefix its import map's keys need.
-PAGES = {INDEX: "./", SHARE_PAGE: "/"}
+PAGES = (INDEX, SHARE_PAGE)
 # Text compresses well; fonts and images already are compressed.
 _COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
 _ASSET_REF = re.compile(r'\b(src|href)="([^"#:?]+)"')
@@ -79,37 +81,34 @@ def read_assets(directory: Path, entries: Iterable[str]) -> dict[str, Asset]:
         for file in files:
             sources[file.relative_to(directory).as_posix()] = file.read_bytes()
     assets = {path: make_asset(path, body) for path, body in sources.items()}
-    for name, root in PAGES.items():
+    for name in PAGES:
         if name in sources:
-            page = versioned_index(sources[name].decode(), assets, sources, root)
+            page = versioned_index(sources[name].decode(), assets, sources)
             assets[name] = make_asset(name, page.encode())
     return assets
 
 
-def versioned_index(
-    page: str, assets: dict[str, Asset], sources: dict[str, bytes], root: str = "./"
-) -> str:
-    """``page`` loading each of the page's files by its versioned URL (see the module).
-    ``root``: how the page names its files, ``./`` (index.html, served at ``/``) or ``/``
-    (a page served deeper, whose URLs must not depend on its own path)."""
+def versioned_index(page: str, assets: dict[str, Asset], sources: dict[str, bytes]) -> str:
+    """``page`` loading each of the page's files by its versioned, root-absolute URL (see
+    the module), so a page served below ``/`` (``/invite/...``, ``/share/...``) loads
+    the same files."""
 
     def versioned(match: re.Match[str]) -> str:
         attribute, path = match.groups()
-        asset = assets.get(path.removeprefix("/"))
-        return match[0] if asset is None else f'{attribute}="{path}?v={asset.version}"'
+        name = path.removeprefix("/")
+        asset = assets.get(name)
+        return match[0] if asset is None else f'{attribute}="/{name}?v={asset.version}"'
 
     classic = {p.removeprefix("/") for p in _CLASSIC_SCRIPT.findall(page)}
     # Every script but the classic ones: js/ and what a module imports when it needs it.
     modules = sorted(p for p in assets if p.endswith(".js"))
-    imports = {
-        f"{root}{p}": f"{root}{p}?v={assets[p].version}" for p in modules if p not in classic
-    }
+    imports = {f"/{p}": f"/{p}?v={assets[p].version}" for p in modules if p not in classic}
     import_map = json.dumps({"imports": imports}, indent=None, separators=(",", ":"))
     digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
     entries = [p.removeprefix("/") for p in _MODULE_ENTRY.findall(page)]
     preload = [p for p in _reachable(entries, sources) if p in assets and p not in entries]
     head = [f'<script type="importmap">{import_map}</script>']
-    head += [f'<link rel="modulepreload" href="{html.escape(imports[root + p])}">' for p in preload]
+    head += [f'<link rel="modulepreload" href="{html.escape(imports[f"/{p}"])}">' for p in preload]
     rewritten = _ASSET_REF.sub(versioned, page)
     at = rewritten.find('<script type="module"')
     if at < 0:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import aliased
 from pantheon.db.eval_models import EvalResult
 from pantheon.db.models import Agent, ChatSession, Message, Room, Turn, TurnDecision
 from pantheon.db.repository import Repository, as_uuid
+from pantheon.rooms.repository import visible_to
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +89,11 @@ class SessionRepository(Repository):
                 ChatSession.owner_id == owner_id,
                 ChatSession.deleted_at.is_(None),
                 or_(
-                    and_(ChatSession.room_id.is_not(None), Room.deleted_at.is_(None)),
+                    and_(
+                        ChatSession.room_id.is_not(None),
+                        Room.deleted_at.is_(None),
+                        visible_to(owner_id),  # a member who left loses their sessions too
+                    ),
                     and_(ChatSession.agent_id.is_not(None), Agent.deleted_at.is_(None)),
                 ),
             )

@@ -16,7 +16,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.models import ChatSession
 from pantheon.db.share_models import SessionShare
 from pantheon.errors import not_found
-from pantheon.rooms.repository import RoomRepository
+from pantheon.rooms.access import room_for
 from pantheon.schemas import Page, PageParams
 from pantheon.sessions.repository import SessionRepository, SessionRow
 from pantheon.sessions.schemas import (
@@ -108,9 +108,7 @@ class SessionService:
     async def list_in_room(
         self, owner_id: uuid.UUID, room_id: str, search: SessionSearch, page: PageParams
     ) -> Page[SessionRead]:
-        room = await RoomRepository(self.repo.session).get(owner_id, room_id)
-        if room is None:
-            raise not_found("room", room_id)
+        room = (await room_for(self.repo.session, owner_id, room_id)).room
         rows, total = await self.repo.list_for(
             owner_id,
             room_id=room.id,
@@ -140,9 +138,8 @@ class SessionService:
     async def create_in_room(
         self, owner_id: uuid.UUID, room_id: str, data: SessionCreate
     ) -> SessionRead:
-        room = await RoomRepository(self.repo.session).get(owner_id, room_id)
-        if room is None:
-            raise not_found("room", room_id)
+        """A session of the caller's own in a room they may see (a viewer runs turns in it)."""
+        room = (await room_for(self.repo.session, owner_id, room_id)).room
         return await self._add(owner_id, data, room_id=room.id)
 
     async def create_standalone(

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.models import Agent, Budget, ChatSession, Room, RoomAgent, Turn, TurnDecision, User
 from pantheon.engine.snapshot import AgentSnapshot, SessionSummary
+from pantheon.rooms.repository import visible_to
 
 _s, _r, _a = ChatSession.__table__.c, Room.__table__.c, Agent.__table__.c
 _m = RoomAgent.__table__.c
@@ -34,6 +35,9 @@ _newest_turn = (
     .scalar_subquery()
 )
 _OWNER = bindparam("owner_id", type_=_s.owner_id.type)
+# The room is still the caller's to see (owned, or shared with them): a member who was
+# removed cannot run turns in the sessions they opened while they were one.
+_VISIBLE = visible_to(_OWNER)
 _FACTS_COLUMNS = (
     _s.id, _s.title, _s.room_id, _s.agent_id, _s.parent_id, _s.fork_turn_id, _s.summary,
     _s.summary_through_turn_id, _s.summary_through_at, _s.summary_messages,
@@ -62,7 +66,7 @@ _FACTS = (
         _s.owner_id == _OWNER,
         _s.deleted_at.is_(None),
         or_(
-            and_(_s.room_id.is_not(None), _r.deleted_at.is_(None)),
+            and_(_s.room_id.is_not(None), _r.deleted_at.is_(None), _VISIBLE),
             and_(_s.agent_id.is_not(None), _a.deleted_at.is_(None)),
         ),
     )

@@ -40,8 +40,14 @@ class UsageRepository(Repository):
         return cls(session, Turn.session_id == session_id)
 
     @classmethod
-    def of_room(cls, session: AsyncSession, room_id: uuid.UUID) -> UsageRepository:
-        rooms_sessions = select(ChatSession.id).where(ChatSession.room_id == room_id)
+    def of_room(
+        cls, session: AsyncSession, room_id: uuid.UUID, owner_id: uuid.UUID
+    ) -> UsageRepository:
+        """The room's turns in ``owner_id``'s sessions (a shared room's members each see
+        their own spending, never another's)."""
+        rooms_sessions = select(ChatSession.id).where(
+            ChatSession.room_id == room_id, ChatSession.owner_id == owner_id
+        )
         return cls(session, Turn.session_id.in_(rooms_sessions))
 
     def _calls(self, *columns: ColumnElement[Any] | InstrumentedAttribute[Any]) -> Select[Any]:

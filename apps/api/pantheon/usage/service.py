@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.errors import not_found
-from pantheon.rooms.repository import RoomRepository
+from pantheon.rooms.access import room_for
 from pantheon.sessions.repository import SessionRepository
 from pantheon.usage.repository import UsageRepository
 from pantheon.usage.schemas import AgentUsage, ModelUsage, TurnUsage, UsageFigures, UsageReport
@@ -49,10 +49,8 @@ class UsageService:
         return await self._report(UsageRepository.of_session(self.session, chat.id), limit)
 
     async def of_room(self, owner_id: uuid.UUID, room_id: str, limit: int) -> UsageReport:
-        room = await RoomRepository(self.session).get(owner_id, room_id)
-        if room is None:
-            raise not_found("room", room_id)
-        return await self._report(UsageRepository.of_room(self.session, room.id), limit)
+        room = (await room_for(self.session, owner_id, room_id)).room
+        return await self._report(UsageRepository.of_room(self.session, room.id, owner_id), limit)
 
     async def _report(self, repo: UsageRepository, limit: int) -> UsageReport:
         costliest = await repo.costliest_turn()

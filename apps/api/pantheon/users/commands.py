@@ -1,12 +1,16 @@
 """``pantheon users ...`` and ``pantheon keys ...``: user and key administration.
 
 Each command is one unit of work against the configured database (already migrated). The
-key printed by ``keys create`` is shown once: only its prefix and digest are stored.
+key printed by ``keys create`` is shown once: only its prefix and digest are stored. A
+password is read from the first line of stdin (a terminal gets a prompt that does not echo),
+never from the command line, where other users of the machine could read it. The first
+admin is ``pantheon users create NAME --admin --password-stdin``.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 from typing import TextIO
 
@@ -28,6 +32,11 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     create.add_argument("--email", help="the user's email address")
     create.add_argument("--display-name", default="", help="shown on the page (default: name)")
     create.add_argument("--models", help="comma-separated allowed aliases (default: all)")
+    create.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="also set a sign-in password, read from the first line of stdin",
+    )
     password = users.add_parser(
         "set-password", help="set a user's sign-in password, read from the first line of stdin"
     )
@@ -40,6 +49,13 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     keys.add_parser("create", help="create a key and print it once").add_argument("user")
     keys.add_parser("revoke", help="revoke a key by its prefix").add_argument("prefix")
+
+
+def read_password() -> str:
+    """The first line of stdin, or a prompt that does not echo on a terminal."""
+    if sys.stdin.isatty():
+        return getpass.getpass("password: ")
+    return sys.stdin.readline().rstrip("\r\n")
 
 
 def _models(value: str | None) -> list[str] | None:
@@ -69,9 +85,11 @@ async def _dispatch(service: UserService, args: argparse.Namespace, out: TextIO)
             email=args.email,
             display_name=args.display_name,
         )
+        if args.password_stdin:  # in the same unit: a refused password creates nobody
+            await service.set_password(user.login, read_password())
         print(f"created {user.role} '{user.login}' ({user.id})", file=out)
     elif command == ("users", "set-password"):
-        user = await service.set_password(args.name, sys.stdin.readline().rstrip("\r\n"))
+        user = await service.set_password(args.name, read_password())
         print(f"password set for '{user.login}'", file=out)
     elif command == ("users", "set-models"):
         user = await service.set_allowed_models(args.name, _models(args.models))

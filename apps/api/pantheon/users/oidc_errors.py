@@ -15,6 +15,7 @@ class SigninError(StrEnum):
     REFUSED = "refused"  # sign-up is closed and no account has this verified email
     PENDING = "pending"  # the account waits for an admin's approval
     DISABLED = "disabled"  # the account is disabled
+    BUSY = "busy"  # this address started too many sign-ins this minute
 
 
 class SigninRefused(Exception):

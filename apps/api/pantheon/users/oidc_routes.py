@@ -86,6 +86,8 @@ async def oidc_login(
     request: Request, services: ServicesDep, clients: OidcDep, provider: ProviderDep
 ) -> RedirectResponse:
     """Start signing in with the provider: 302 to its authorization endpoint."""
+    if await _too_many_starts(services, request):
+        return _failed(SigninError.BUSY)
     pending = new_login()
     callback = str(request.url_for("oidc_callback", name=provider.name))
     try:
@@ -108,6 +110,14 @@ async def oidc_login(
         secure=request.url.scheme == "https",
     )
     return response
+
+
+async def _too_many_starts(services: ServicesDep, request: Request) -> bool:
+    """Each start stores a row (``oidc_logins``) for anyone who asks, so an address starts
+    at most ``PANTHEON_AUTH__LOGIN_ATTEMPTS_PER_MINUTE`` sign-ins a minute."""
+    address = request.client.host if request.client else "unknown"
+    per_minute = services.settings.auth.login_attempts_per_minute
+    return await services.rate_limiter.allow(f"signin:oidc:{address}", per_minute) is not None
 
 
 @oidc_router.get(

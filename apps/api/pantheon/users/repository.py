@@ -10,6 +10,7 @@ from sqlalchemy import Date, cast, func, select
 
 from pantheon.db.models import ApiKey, ChatSession, LLMCall, Turn, User, charged_usd
 from pantheon.db.repository import Repository, as_uuid
+from pantheon.users.auth import LOCAL_USER_NAME
 
 
 class UserRepository(Repository):
@@ -20,9 +21,29 @@ class UserRepository(Repository):
     async def by_login(self, login: str) -> User | None:
         return await self.session.scalar(select(User).where(User.login == login))
 
-    async def list_page(self, *, limit: int, offset: int) -> tuple[list[User], int]:
+    async def by_email(self, email: str) -> User | None:
+        """The user with this address, compared case-insensitively."""
+        query = select(User).where(func.lower(User.email) == email.lower()).limit(1)
+        return await self.session.scalar(query)
+
+    async def list_page(
+        self, *, limit: int, offset: int, status: str | None = None
+    ) -> tuple[list[User], int]:
         query = select(User).order_by(User.created_at, User.id)
+        if status is not None:
+            query = query.where(User.status == status)
         return await self.page(query, limit=limit, offset=offset)
+
+    async def lock_active_admins(self) -> list[uuid.UUID]:
+        """The active admins but the built-in ``local`` user (no key, no password: it
+        administers nothing in keys mode), their rows locked until the unit ends
+        (PostgreSQL; SQLite's writers are serialised already), so two admins demoting each
+        other at once cannot both pass the last-admin check: the second re-reads the first
+        one's change."""
+        query = select(User.id).where(
+            User.role == "admin", User.status == "active", User.login != LOCAL_USER_NAME
+        )
+        return list(await self.session.scalars(query.order_by(User.id).with_for_update()))
 
     async def keys_of(self, user_ids: list[uuid.UUID]) -> dict[uuid.UUID, list[ApiKey]]:
         query = select(ApiKey).where(ApiKey.user_id.in_(user_ids)).order_by(ApiKey.created_at)

@@ -1,4 +1,5 @@
-"""Admin routes: users and their usage. Non-admin keys get 403 here, and only here."""
+"""Admin routes: users (list, invite, change) and their usage. Non-admin callers get 403
+here, and only here. The rules of a change are ``users/admin.py``'s."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query
 
-from pantheon.deps import AdminDep, UoWDep
+from pantheon.db.models import UserStatus
+from pantheon.deps import AdminDep, SettingsDep, UoWDep
 from pantheon.schemas import Page, PageDep
+from pantheon.users.admin import UserAdmin
 from pantheon.users.repository import UserRepository
-from pantheon.users.schemas import UsageRead, UserRead
+from pantheon.users.schemas import InviteRead, UsageRead, UserCreate, UserRead, UserUpdate
 from pantheon.users.service import UserService
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
@@ -19,15 +22,54 @@ def _service(uow: UoWDep) -> UserService:
     return UserService(UserRepository(uow))
 
 
+def _user_admin(uow: UoWDep, settings: SettingsDep) -> UserAdmin:
+    return UserAdmin(UserRepository(uow), settings.auth.invite_ttl_s)
+
+
 ServiceDep = Annotated[UserService, Depends(_service)]
+UserAdminDep = Annotated[UserAdmin, Depends(_user_admin)]
 
 
 @router.get("/users")
-async def list_users(service: ServiceDep, _admin: AdminDep, page: PageDep) -> Page[UserRead]:
-    """Every user with their key prefixes (admin keys only)."""
-    users, total = await service.repo.list_page(limit=page.limit, offset=page.offset)
+async def list_users(
+    service: ServiceDep,
+    _admin: AdminDep,
+    page: PageDep,
+    status: Annotated[UserStatus | None, Query(description="Only users with this status")] = None,
+) -> Page[UserRead]:
+    """Every user (or those with ``status``) with their key prefixes (admins only)."""
+    users, total = await service.repo.list_page(limit=page.limit, offset=page.offset, status=status)
     items = await service.read(users)
     return Page[UserRead](items=items, total=total, limit=page.limit, offset=page.offset)
+
+
+@router.post("/users", status_code=201)
+async def invite_user(
+    body: UserCreate, admin: UserAdminDep, service: ServiceDep, caller: AdminDep
+) -> InviteRead:
+    """A new person: an active user with no password, and the one-time link
+    (``invite_url``) that lets them set one (admins only; shown once)."""
+    user, url = await admin.invite(body, caller)
+    return InviteRead(user=(await service.read([user]))[0], invite_url=url)
+
+
+@router.post("/users/{user_id}/invite", status_code=201)
+async def reinvite_user(
+    user_id: str, admin: UserAdminDep, service: ServiceDep, caller: AdminDep
+) -> InviteRead:
+    """A new invitation link for an active user; their earlier link stops working."""
+    user, url = await admin.reinvite(user_id, caller)
+    return InviteRead(user=(await service.read([user]))[0], invite_url=url)
+
+
+@router.patch("/users/{user_id}")
+async def update_user(
+    user_id: str, body: UserUpdate, admin: UserAdminDep, service: ServiceDep, caller: AdminDep
+) -> UserRead:
+    """Approve (``status: active``), disable or re-enable a user, change their role or
+    display name. The last active admin stays one; nobody disables themselves (409)."""
+    user = await admin.update(user_id, body, caller)
+    return (await service.read([user]))[0]
 
 
 @router.get("/users/{user_id}/usage")

@@ -55,7 +55,7 @@ class MeRead(BaseModel):
     role: UserRole
 
 
-def _read(user: User) -> MeRead:
+def read_me(user: User) -> MeRead:
     return MeRead(
         id=user.id,
         login=user.login,
@@ -105,7 +105,7 @@ async def login(
         raise Unauthorized(WRONG, headers=CHALLENGE)
     ttl_s = services.settings.auth.session_ttl_s
     set_session_cookies(response, request, await open_session(uow, user.id, ttl_s), ttl_s)
-    return _read(user)
+    return read_me(user)
 
 
 @me_router.post("/auth/logout", status_code=204)
@@ -123,7 +123,7 @@ async def me(principal: PrincipalDep, uow: UoWDep) -> MeRead:
     user = await UserRepository(uow).get(principal.user_id)
     if user is None:  # the local user always exists; a key's or session's owner too
         raise NotFound("no such user")
-    return _read(user)
+    return read_me(user)
 
 
 @me_router.post("/v1/me/password", status_code=204)

@@ -42,7 +42,6 @@ async def _measure(embedder: str) -> dict[str, tuple[float, float]]:
             names[topic] = document["id"]
         for document_id in names.values():
             await wait_ready(live.http, document_id)
-        owner = live.app.state.services.local_user_id
         scores: dict[str, tuple[float, float]] = {}
         for mode in MODES:
             hits = mrr = 0.0
@@ -53,7 +52,7 @@ async def _measure(embedder: str) -> dict[str, tuple[float, float]]:
                         live.app.state.services.knowledge.embedder,
                         "sqlite",
                     )
-                    found = await search.search(owner, [f"room:{room['id']}"], question, 5, mode)
+                    found = await search.search([f"room:{room['id']}"], question, 5, mode)
                 ranked = [str(hit.document_id) for hit in found]
                 if names[topic] in ranked:
                     hits += 1

@@ -56,7 +56,6 @@ async def measure(embedder: str, backend: str = "sqlite") -> dict[str, tuple[flo
 
 
 async def _score(live: Running, place: str, mode: Mode) -> tuple[float, float]:
-    owner = live.app.state.services.local_user_id
     hits = mrr = 0.0
     for question, pages, _ in QUESTIONS:
         async with unit_of_work(live.app.state.services.db, write=False) as session:
@@ -65,7 +64,7 @@ async def _score(live: Running, place: str, mode: Mode) -> tuple[float, float]:
                 live.app.state.services.knowledge.embedder,
                 live.app.state.services.db.dialect,
             )
-            found = await search.search(owner, [place], question, 5, mode)
+            found = await search.search([place], question, 5, mode)
         ranks = [n for n, hit in enumerate(found, start=1) if hit.page in pages]
         if ranks:
             hits += 1

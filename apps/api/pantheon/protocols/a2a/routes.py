@@ -41,6 +41,7 @@ from pantheon.protocols.a2a.card import A2A_PREFIX, CARD_MAX_AGE_S, room_card
 from pantheon.protocols.a2a.handler import TurnRequestHandler
 from pantheon.protocols.a2a.requests import Problem, spec_status, unreadable, version_of
 from pantheon.protocols.a2a.tasks import CALLER, Caller
+from pantheon.rooms.access import room_access
 from pantheon.rooms.repository import RoomRepository
 from pantheon.users.auth import Principal, authenticate, bearer_scheme
 
@@ -85,11 +86,11 @@ async def _room(
     services: Services, owner_id: uuid.UUID, room_id: str
 ) -> tuple[Room, list[Agent]] | None:
     async with unit_of_work(services.db, write=False) as db:
-        rooms = RoomRepository(db)
-        room = await rooms.get(owner_id, room_id)
-        if room is None:
+        found = await room_access(db, owner_id, room_id)
+        if found is None:
             return None
-        roster = await rooms.roster([room.id])
+        room = found.room
+        roster = await RoomRepository(db).roster([room.id])
         return room, [agent for _member, agent in roster[room.id]]
 
 

@@ -17,7 +17,7 @@ from pantheon.observability.metrics import sse_listener
 from pantheon.protocols.agui.request import parse_run
 from pantheon.protocols.agui.runs import RoomCaller, start_run
 from pantheon.protocols.agui.stream import run_events
-from pantheon.rooms.repository import RoomRepository
+from pantheon.rooms.access import room_access
 
 AGUI_PREFIX = "/agui"
 router = APIRouter(prefix=AGUI_PREFIX, tags=["ag-ui"])
@@ -49,9 +49,10 @@ async def run_room(
 ) -> Response:
     """Run the room as an AG-UI agent: threadId is the session, runId the turn."""
     async with unit_of_work(services.db, write=False) as db:
-        room = await RoomRepository(db).get(principal.user_id, room_id)
-    if room is None:
+        found = await room_access(db, principal.user_id, room_id)
+    if found is None:
         raise not_found("room", room_id[:64])
+    room = found.room
     run = parse_run(await request.body())
     await limit_turn_rate(principal, services)
     caller = RoomCaller(services, principal, room.id)

@@ -19,7 +19,7 @@ from pantheon.db.repository import as_uuid
 from pantheon.protocols.openai.errors import InvalidRequest, ModelNotFound
 from pantheon.protocols.openai.repository import FacadeRepository
 from pantheon.protocols.openai.schemas import ModelCard
-from pantheon.rooms.repository import RoomRepository
+from pantheon.rooms.access import room_access
 from pantheon.users.repository import UserRepository
 
 ROOM_PREFIX = "room-"
@@ -55,12 +55,16 @@ async def _owner_name(db: AsyncSession, owner_id: uuid.UUID) -> str:
 
 
 async def list_models(db: AsyncSession, owner_id: uuid.UUID) -> list[ModelCard]:
-    """The owner's rooms, then agents, oldest first."""
+    """The caller's rooms (owned and shared with them), then their agents, oldest first."""
     owner = await _owner_name(db, owner_id)
     repo = FacadeRepository(db)
     agents = await repo.agents(owner_id)
     counts = Counter(agent.key.lower() for agent in agents)
-    cards = [_room_card(room, owner) for room in await repo.rooms(owner_id)]
+    rooms = await repo.rooms(owner_id)
+    owners = {owner_id: owner} | {
+        ident: await _owner_name(db, ident) for ident in {r.owner_id for r in rooms} - {owner_id}
+    }  # a shared room is its owner's
+    cards = [_room_card(room, owners[room.owner_id]) for room in rooms]
     cards += [_agent_card(a, owner, counts[a.key.lower()] > 1) for a in agents]
     return cards
 
@@ -91,10 +95,10 @@ async def _agent(db: AsyncSession, owner_id: uuid.UUID, model: str, ref: str) ->
 async def resolve(db: AsyncSession, owner_id: uuid.UUID, model: str) -> Room | Agent:
     """The room or agent ``model`` names, or 404 (400 when ambiguous)."""
     if model.startswith(ROOM_PREFIX):
-        room = await RoomRepository(db).get(owner_id, model.removeprefix(ROOM_PREFIX))
-        if room is None:
+        found = await room_access(db, owner_id, model.removeprefix(ROOM_PREFIX))
+        if found is None:
             raise _not_found(model)
-        return room
+        return found.room
     if model.startswith(AGENT_PREFIX) and model != AGENT_PREFIX:
         return await _agent(db, owner_id, model, model.removeprefix(AGENT_PREFIX))
     raise _not_found(model)
@@ -103,7 +107,7 @@ async def resolve(db: AsyncSession, owner_id: uuid.UUID, model: str) -> Room | A
 async def card(db: AsyncSession, owner_id: uuid.UUID, model: str) -> ModelCard:
     """One model, under the id it was asked by; 404 (400 when ambiguous)."""
     found = await resolve(db, owner_id, model)
-    owner = await _owner_name(db, owner_id)
+    owner = await _owner_name(db, found.owner_id)  # a shared room is its owner's
     if isinstance(found, Room):
         listed = _room_card(found, owner)
     else:

@@ -1,4 +1,5 @@
-"""The facade's queries: every live room and agent of an owner, agents by key, and the
+"""The facade's queries: every live room a caller may see (owned or shared) and agent of
+an owner, agents by key, and the
 removal of a session the facade opened for a turn that could not start."""
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from sqlalchemy import delete, func, select
 
 from pantheon.db.models import Agent, ChatSession, Room, Turn
 from pantheon.db.repository import Repository
+from pantheon.rooms.repository import visible_to
 
 
 class FacadeRepository(Repository):
     async def rooms(self, owner_id: uuid.UUID) -> list[Room]:
         query = (
             select(Room)
-            .where(Room.owner_id == owner_id, Room.deleted_at.is_(None))
+            .where(visible_to(owner_id), Room.deleted_at.is_(None))
             .order_by(Room.created_at, Room.id)
         )
         return list((await self.session.scalars(query)).all())
