@@ -22,7 +22,7 @@ test("every set names each value once, with a label", () => {
 });
 
 test("each sign-in error code has its own sentence; an unknown code still says so", () => {
-  const codes = ["state", "denied", "provider", "token", "domain", "refused", "pending", "disabled"];
+  const codes = ["state", "denied", "provider", "token", "domain", "refused", "pending", "disabled", "busy"];
   const sentences = codes.map(signinErrorMessage);
   assert.equal(new Set(sentences).size, codes.length);
   assert.match(signinErrorMessage("pending"), /approval/);

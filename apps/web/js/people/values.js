@@ -36,6 +36,7 @@ const SIGNIN_ERRORS = Object.freeze({
   refused: "There is no account for you here yet. Ask an administrator to invite you.",
   pending: "Your account is waiting for an administrator's approval. Try again once it is approved.",
   disabled: "This account is disabled. Ask an administrator if that is a mistake.",
+  busy: "Too many sign-ins were started from here just now. Wait a minute, then try again.",
 });
 
 export function label(values, value) {
