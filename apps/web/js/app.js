@@ -125,7 +125,6 @@ async function route() {
   sessionNav.show({ kind, id: owner.id }, sessions, sessionId);
   drawSidebar();
   main.replaceChildren(header(kind, owner, sessions, sessionId), chat.el);
-  main.dataset.access = owner.access ?? "owner"; // a viewer gets no composer (people.css)
   // A draft fork ("new" with the history it will have) lives in this history entry's state:
   // made by the first message, gone if the person goes elsewhere first.
   const fork = fresh && history.state?.fork?.owner === owner.id ? history.state.fork : null;

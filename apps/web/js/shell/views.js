@@ -9,10 +9,10 @@ import { defaultMode, modeSpec, roomModes } from "../core/modes.js";
 import { MEMBER_ROLES, canEdit, isOwner, label } from "../people/values.js";
 
 /**
- * Sessions button (opens the list), "+ New session", and this session's menu. `edit`: the
- * caller may change the room (a viewer only reads); `own`: they may share its sessions.
+ * Sessions button (opens the list), "+ New session", and this session's menu. Sessions are
+ * always the caller's own, in a room shared with them too (docs/adr/0044).
  */
-function sessionBar(sessions, sessionId, actions, { edit = true, own = true } = {}) {
+function sessionBar(sessions, sessionId, actions) {
   const current = sessions.find((s) => s.id === sessionId) ?? null;
   const none = !current;
   return h("div", { class: "session-bar" },
@@ -21,15 +21,15 @@ function sessionBar(sessions, sessionId, actions, { edit = true, own = true } = 
     h("span", { class: "session-count" }, `Sessions (${sessions.length})`),
     // A new chat has no title yet; "+ New session" beside it already says what it is.
     ...(current ? [" ", h("span", { class: "session-current" }, sessionLabel(current))] : [])),
-    edit ? h("button", { type: "button", class: "new-session", "aria-keyshortcuts": "Control+Shift+O",
-      onclick: actions.newSession }, "+ New session") : null,
+    h("button", { type: "button", class: "new-session", "aria-keyshortcuts": "Control+Shift+O",
+      onclick: actions.newSession }, "+ New session"),
     menuButton("Session", [
-      edit ? { label: "Rename session…", onSelect: () => actions.renameSession(current), disabled: none } : null,
+      { label: "Rename session…", onSelect: () => actions.renameSession(current), disabled: none },
       { label: "Usage…", onSelect: () => actions.sessionUsage(current), disabled: none },
-      own && actions.shareLink ? { label: "Share link…", onSelect: () => actions.shareLink(current), disabled: none } : null,
+      { label: "Share link…", onSelect: () => actions.shareLink(current), disabled: none },
       { label: "Export as Markdown", onSelect: () => actions.exportSession(current, "md"), disabled: none },
       { label: "Export as JSON", onSelect: () => actions.exportSession(current, "json"), disabled: none },
-      edit ? { label: "Delete session…", onSelect: () => actions.deleteSession(current), disabled: none, danger: true } : null,
+      { label: "Delete session…", onSelect: () => actions.deleteSession(current), disabled: none, danger: true },
     ], { ariaLabel: "Session actions", compact: true }));
 }
 
@@ -52,7 +52,7 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
   return h("header", { class: "view-head" },
     h("div", { class: "title-row" },
       h("h1", { class: "view-title" }, room.name, accessBadge(room)),
-      sessionBar(sessions, sessionId, actions, { edit, own }),
+      sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
         edit ? h("button", { type: "button", class: "roster-button", onclick: actions.roster },
           `Roster (${roster.length})`) : null,
