@@ -8,7 +8,7 @@ import { api, hasApiKey, hasSession, setApiKey, setUnauthorizedHandler } from ".
 import { ADMIN_HASH, accountMenu } from "./people/account.js";
 import { showAdmin } from "./people/admin-view.js";
 import { openShareDialog } from "./rooms/share-dialog.js";
-import { canEdit, inviteToken } from "./people/values.js";
+import { inviteToken } from "./people/values.js";
 import { showInvite, showSignIn } from "./people/signin-view.js";
 import { peopleApi } from "./people/people-api.js";
 import { agentDialog } from "./agents/agent-form.js";
@@ -189,7 +189,7 @@ function showing(kind, owner, sessionId) {
 
 function header(kind, owner, sessions, sessionId) {
   current = sessionActions({ owner: { kind, id: owner.id, name: owner.name }, currentId: sessionId, go,
-    isRunning: (sid) => chat.isRunning(sid), refresh: () => route(), edit: canEdit(owner) });
+    isRunning: (sid) => chat.isRunning(sid), refresh: () => route() });
   return kind === "room"
     ? roomHeader(owner, { sessions, sessionId, actions: { ...current, ...roomActions(owner) } })
     : agentHeader(owner, { sessions, sessionId, actions: { ...current, ...agentActions(owner) } });

@@ -13,10 +13,9 @@ import { sessionLabel } from "../text/format.js";
 
 /**
  * owner: {kind: "room"|"agent", id, name}; go(hash); currentId; isRunning(sessionId);
- * refresh(): re-draw the page after a change; edit: false for a viewer of a shared room
- * (no new session, rename or delete).
+ * refresh(): re-draw the page after a change.
  */
-export function sessionActions({ owner, currentId, go, isRunning, refresh, edit = true }) {
+export function sessionActions({ owner, currentId, go, isRunning, refresh }) {
   const base = `#/${owner.kind}s/${owner.id}`;
   const list = (q = "") => (owner.kind === "room" ? api.roomSessions(owner.id, q) : api.agentSessions(owner.id, q));
 
@@ -54,10 +53,10 @@ export function sessionActions({ owner, currentId, go, isRunning, refresh, edit 
 
   return {
     selectSession: (sid) => go(`${base}/sessions/${sid}`),
-    newSession: () => edit && go(`${base}/new`),
+    newSession: () => go(`${base}/new`),
     browseSessions: () => openSessionsDialog({
       title: `Sessions: ${owner.name}`, currentId, list,
-      open: (session) => go(`${base}/sessions/${session.id}`), rename: edit ? rename : null, remove: edit ? remove : null,
+      open: (session) => go(`${base}/sessions/${session.id}`), rename, remove,
     }),
     renameSession: (session) => session && rename(session),
     deleteSession: (session) => session && remove(session),

@@ -9,8 +9,7 @@ const SEARCH_DELAY_MS = 250;
 
 /**
  * list(q) -> Promise<sessions>; open(session); rename(session) -> Promise<bool>;
- * remove(session) -> Promise<bool> (both null: a viewer's, no buttons). Resolves when the
- * dialog closes.
+ * remove(session) -> Promise<bool>. Resolves when the dialog closes.
  */
 export function openSessionsDialog({ title, currentId, list, open, rename, remove }) {
   return new Promise((resolve) => {
@@ -53,10 +52,10 @@ export function openSessionsDialog({ title, currentId, list, open, rename, remov
           "aria-current": session.id === currentId ? "true" : null,
           onclick: () => { dialog.close(); open(session); } },
         h("span", { class: "session-title" }, name), h("span", { class: "session-meta" }, meta)),
-        rename ? h("button", { type: "button", class: "ghost small", "aria-label": `Rename ${name}`,
-          onclick: async () => { if (await rename(session)) load(); } }, "Rename") : null,
-        remove ? h("button", { type: "button", class: "ghost small danger-text", "aria-label": `Delete ${name}`,
-          onclick: async () => { if (await remove(session)) load(); } }, "Delete") : null);
+        h("button", { type: "button", class: "ghost small", "aria-label": `Rename ${name}`,
+          onclick: async () => { if (await rename(session)) load(); } }, "Rename"),
+        h("button", { type: "button", class: "ghost small danger-text", "aria-label": `Delete ${name}`,
+          onclick: async () => { if (await remove(session)) load(); } }, "Delete"));
     }
 
     search.addEventListener("input", () => {
