@@ -29,7 +29,7 @@ export function openShareDialog({ room }) {
   const list = h("ul", { class: "member-list", "aria-label": "People with access" });
   const query = h("input", { type: "search", autocomplete: "off", placeholder: "Name or login",
     oninput: () => { clearTimeout(searchTimer); searchTimer = setTimeout(search, SEARCH_DELAY_MS); } });
-  const newRole = roleSelect(MEMBER_ROLES[0].value, "Role for the person added", null);
+  const newRole = roleSelect(MEMBER_ROLES[0].value, null, null); // named by its <label>
   const results = h("ul", { class: "person-results", "aria-label": "Matching people" });
   const status = h("p", { class: "visually-hidden", role: "status" });
   const dialog = h("dialog", { class: "modal share-dialog", "aria-label": `Share ${room.name}` },
