@@ -81,6 +81,7 @@ def test_invite_approve_role_and_disable(
         expect(page.get_by_role("alert")).to_have_text("The two passwords differ.")
         page.get_by_label("Repeat the password").fill(PASSWORD)
         page.get_by_role("button", name="Set password and sign in").click()
+        expect(page.locator(".account")).to_be_attached()  # reloaded, signed in
         account(page, size, f"Newcomer {tag}")
         expect(page.get_by_role("menuitem", name="Sign out")).to_be_visible()
         page.goto(url)  # used once: a second time it is refused
