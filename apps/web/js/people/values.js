@@ -2,7 +2,8 @@
 // (pantheon/db/models.py UserRole, UserStatus), room member roles and access (the sharing
 // API), and the sign-in error codes the OIDC callback puts in /?signin_error=<code>. The
 // server does not list these at a route, so the page keeps this one copy; every picker,
-// badge and message reads it. Pure: node's tests import it.
+// badge and message reads it, and tests/test_web_values.py checks it against the server's
+// (pantheon/db/models.py, rooms/access.py, users/oidc_errors.py). Pure: node-tested.
 
 /** Account roles, in the order a picker shows them. */
 export const ROLES = Object.freeze([
@@ -24,7 +25,11 @@ export const MEMBER_ROLES = Object.freeze([
 ]);
 
 /** A room read's `access`: the caller's own standing in it. */
-export const ACCESS = Object.freeze({ owner: "owner", editor: "editor", viewer: "viewer" });
+export const ACCESS = Object.freeze({
+  owner: "owner",
+  editor: "editor",
+  viewer: "viewer",
+});
 
 /** The messages for /?signin_error=<code> (pantheon/users/oidc_errors.py SigninError). */
 const SIGNIN_ERRORS = Object.freeze({
