@@ -11,18 +11,20 @@ import contextlib
 import socket
 import threading
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 import httpx
 import uvicorn
+from fastapi import FastAPI
 
 from pantheon.db.migrations import upgrade
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.server.main import create_app
 from pantheon.settings import (
+    AuthSettings,
     KnowledgeSettings,
     LLMSettings,
     OrchestratorSettings,
@@ -30,6 +32,7 @@ from pantheon.settings import (
     TurnSettings,
 )
 
+T = TypeVar("T")
 START_TIMEOUT_S = 20.0
 # Small, so a browser test can show the 413 with a file of a few hundred KB.
 UPLOAD_MAX_BYTES = 256 * 1024
@@ -39,10 +42,13 @@ UPLOAD_MAX_BYTES = 256 * 1024
 class LiveServer:
     url: str
     scripted: ScriptedProvider
+    thread: _ServerThread
+    # Sent by ``api`` (keys mode: an admin's ``Authorization``, set by the test).
+    headers: dict[str, str] = field(default_factory=dict)
 
     def api(self, method: str, path: str, json: Any = None) -> Any:
         """Call the API directly (test setup); raises on an error status."""
-        with httpx.Client(base_url=self.url, timeout=10.0) as client:
+        with httpx.Client(base_url=self.url, timeout=10.0, headers=self.headers) as client:
             response = client.request(method, path, json=json)
         response.raise_for_status()
         return None if response.status_code == 204 else response.json()
@@ -61,6 +67,16 @@ class LiveServer:
         session = self.api("POST", f"/v1/rooms/{room['id']}/sessions", {"title": name})
         return {"room": room, "session": session}
 
+    def call(self, work: Callable[[FastAPI], Awaitable[T]]) -> T:
+        """Run ``work(app)`` on the server's own loop (the service layer, as the CLI would)."""
+        loop = self.thread.loop
+        assert loop is not None, "the server is not running"
+        return asyncio.run_coroutine_threadsafe(_awaited(work(self.thread.app)), loop).result(10)
+
+
+async def _awaited(work: Awaitable[T]) -> T:
+    return await work
+
 
 class _ServerThread(threading.Thread):
     def __init__(
@@ -71,9 +87,10 @@ class _ServerThread(threading.Thread):
         graceful_s: int | None,
     ):
         super().__init__(name="pantheon-web-test-server", daemon=True)
-        app = create_app(settings, scripted=scripted)
+        self.app = create_app(settings, scripted=scripted)
+        self.loop: asyncio.AbstractEventLoop | None = None
         config = uvicorn.Config(
-            app,
+            self.app,
             log_level="critical" if graceful_s is not None else "warning",
             ws="none",
             lifespan="on",
@@ -91,6 +108,7 @@ class _ServerThread(threading.Thread):
             self.failure = exc
 
     async def _main(self) -> None:
+        self.loop = asyncio.get_running_loop()
         await upgrade(self.settings.resolved_database_url)
         await self.server.serve(sockets=[self.sock])
 
@@ -112,13 +130,18 @@ def running_server(
     database: Path | None = None,
     graceful_s: int | None = None,
     llm: LLMSettings | None = None,
+    auth_mode: Literal["local", "keys"] = "local",
+    auth: AuthSettings | None = None,
+    config: str = "",
 ) -> Iterator[LiveServer]:
     """A server on ``port`` (0: a free one) over ``database`` (default: data_dir/web.db).
 
     ``graceful_s`` bounds how long stopping waits for open requests (streams included):
-    a small value cuts the connections like a crash would. ``llm``: e.g. quick retries."""
+    a small value cuts the connections like a crash would. ``llm``: e.g. quick retries.
+    ``auth_mode="keys"``: people sign in (tests/web/people.py makes them), by ``auth``;
+    ``config``: more tables for the config file (``[oidc.NAME]`` providers)."""
     models_file = data_dir / "models.toml"  # a priced fake model, for spend limits
-    models_file.write_text(PRICED_MODELS_TOML)
+    models_file.write_text(PRICED_MODELS_TOML + config)
     settings = Settings(
         data_dir=data_dir,
         models_file=models_file,
@@ -128,6 +151,8 @@ def running_server(
         turns=TurnSettings(shutdown_grace_s=1.0),
         llm=llm or LLMSettings(),
         knowledge=KnowledgeSettings(embedder="hashing", max_bytes=UPLOAD_MAX_BYTES),
+        auth_mode=auth_mode,
+        auth=auth or AuthSettings(),
     )
     scripted = ScriptedProvider()
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -144,7 +169,7 @@ def running_server(
             if time.monotonic() > deadline:
                 raise TimeoutError(f"test server not up after {START_TIMEOUT_S} s")
             time.sleep(0.05)
-        yield LiveServer(url=f"http://127.0.0.1:{port}", scripted=scripted)
+        yield LiveServer(url=f"http://127.0.0.1:{port}", scripted=scripted, thread=thread)
     finally:
         thread.server.should_exit = True
         thread.join(timeout=15)

@@ -1,5 +1,7 @@
 """axe-core over every view and the dialogs they open, at desktop and phone width, light and
-dark: no serious or critical violation (issue 33 item 19).
+dark: no serious or critical violation (issue 33 item 19); in keys mode too, the sign-in
+screen, the account menu, change password, the Share dialog, a share link, the admin view
+and its invite form, and the invitation page (issue 35).
 
 axe-core comes from apps/web's lockfile (``npm ci`` in apps/web, which ``make lint-web``
 and .ci/run do), injected from node_modules; nothing is fetched. The page's CSP forbids
@@ -19,6 +21,7 @@ from playwright.sync_api import Browser, Page, expect
 from pantheon.llm.providers.scripted import ScriptedReply, tool_call
 from pantheon.llm.types import LLMRequest
 from tests.web.conftest import WAIT_MS, screenshot
+from tests.web.people import PASSWORD, api_as, keys_server, make_person
 from tests.web.scripts import script_orchestrator
 from tests.web.server import LiveServer
 from tests.web.views import SIZES, VIEWS, Theme, open_sidebar
@@ -176,3 +179,66 @@ def test_no_serious_violation_on_any_view(
         page.goto("/#/")
         expect(page.get_by_role("heading", name="Welcome to Pantheon")).to_be_visible()
         check(page, f"{name} welcome")
+
+
+@pytest.fixture(scope="module")
+def keys(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A second server, in keys mode: the sign-in screen and the account menu."""
+    yield from keys_server(tmp_path_factory)
+
+
+@pytest.mark.parametrize(("size", "theme"), VIEWS)
+def test_no_serious_violation_signed_out_or_in_keys_mode(
+    browser: Browser, keys: LiveServer, size: str, theme: Theme
+) -> None:
+    login = f"axe-{size}-{theme}"
+    key = make_person(keys, login, display_name=f"Axe {size} {theme}", admin=True)
+    room = api_as(keys, key, "POST", "/v1/rooms", {"name": f"Axe room {size} {theme}"})
+    session = api_as(keys, key, "POST", f"/v1/rooms/{room['id']}/sessions", {"title": "S"})
+    invited = keys.api("POST", "/v1/admin/users", {"login": f"inv-{size}-{theme}"})
+    for page in _page(browser, keys, size, theme):
+        name = f"{size}-{theme}"
+        page.goto("/?signin_error=pending")
+        expect(page.get_by_role("heading", name="Sign in to Pantheon")).to_be_visible()
+        page.get_by_text("Use an API key instead").click()
+        check(page, f"{name} sign-in")
+        page.get_by_label("Login").fill(login)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in", exact=True).click()
+        expect(page.get_by_role("heading", name="Welcome to Pantheon")).to_be_visible()
+        open_sidebar(page, size)
+        page.get_by_role("button", name=f"Account: Axe {size} {theme}").click()
+        check(page, f"{name} account menu")
+        page.get_by_role("menuitem", name="Change password…").click()
+        expect(page.locator("dialog[open]")).to_have_count(1)
+        check(page, f"{name} change password")
+        page.keyboard.press("Escape")
+
+        page.goto(f"/#/rooms/{room['id']}/sessions/{session['id']}")
+        page.get_by_role("button", name="Room actions").click()
+        page.get_by_role("menuitem", name="Share…").click()
+        expect(
+            page.locator("dialog[open]").get_by_text("Not shared with anyone yet.")
+        ).to_be_visible()
+        page.get_by_label("Find a person").fill("axe")
+        expect(page.get_by_role("status")).not_to_have_text("")
+        check(page, f"{name} share dialog")
+        page.get_by_role("button", name="Done").click()
+        page.get_by_role("button", name="Session actions").click()
+        page.get_by_role("menuitem", name="Share link…").click()
+        page.get_by_role("button", name="Create link").click()
+        expect(page.get_by_role("textbox", name="Share link URL")).to_be_visible()
+        check(page, f"{name} share link")
+        page.keyboard.press("Escape")
+
+        page.goto("/#/admin")
+        expect(page.get_by_role("table", name="People")).to_be_visible()
+        check(page, f"{name} admin")
+        page.get_by_role("button", name="+ Invite a person").click()
+        expect(page.locator("dialog[open]")).to_have_count(1)
+        check(page, f"{name} invite form")
+        page.keyboard.press("Escape")
+
+        page.goto(invited["invite_url"])
+        expect(page.get_by_label("New password")).to_be_focused()
+        check(page, f"{name} invitation")

@@ -4,7 +4,13 @@
 // ".../new" is an empty chat: its session is created by the first message (same in rooms
 // and on agents), so "+ New session" never leaves empty sessions behind.
 
-import { api, hasApiKey, setApiKey, setUnauthorizedHandler } from "./core/api.js";
+import { api, hasApiKey, hasSession, setApiKey, setUnauthorizedHandler } from "./core/api.js";
+import { ADMIN_HASH, accountMenu } from "./people/account.js";
+import { showAdmin } from "./people/admin-view.js";
+import { openShareDialog } from "./rooms/share-dialog.js";
+import { inviteToken } from "./people/values.js";
+import { showInvite, showSignIn } from "./people/signin-view.js";
+import { peopleApi } from "./people/people-api.js";
 import { agentDialog } from "./agents/agent-form.js";
 import { ChatPane } from "./chat/chat.js";
 import { openDocumentsDialog } from "./knowledge/documents-dialog.js";
@@ -25,7 +31,7 @@ import { setErrorCodes } from "./text/humanize.js";
 import { openUsageDialog } from "./sessions/usage-dialog.js";
 import { agentHeader, notFound, roomHeader, welcome } from "./shell/views.js";
 
-const state = { rooms: [], agents: [], models: [], route: { kind: null } };
+const state = { rooms: [], agents: [], models: [], me: null, route: { kind: null } };
 const sidebar = document.getElementById("sidebar");
 const main = document.getElementById("main");
 // A turn ended: its session is no longer "live" at once (the lists refresh after).
@@ -52,6 +58,11 @@ function go(hash, { replace = false } = {}) {
   route();
 }
 
+/** Who is signed in (keys mode, by password or key); local mode has no account menu. */
+async function loadMe() {
+  state.me = hasSession() || hasApiKey() ? await peopleApi.me() : null;
+}
+
 async function loadAll() {
   [state.rooms, state.agents, state.models] = await Promise.all([api.rooms(), api.agents(), api.models()]);
 }
@@ -69,7 +80,7 @@ function drawSidebar() {
   const open = state.route.kind && sessionNav.owner?.id === state.route.id;
   // The sessions' search box moves into the new list: a turn ending mid-typing keeps its keys.
   keepingFocus(() => renderSidebar(sidebar, { ...state, sessions: open ? sessionNav.el : null, onNewRoom: newRoom,
-    onNewAgent: newAgent, onForgetKey: hasApiKey() ? forgetKey : null }));
+    onNewAgent: newAgent, account: state.me ? accountMenu(state.me) : null }));
 }
 
 async function route() {
@@ -82,6 +93,11 @@ async function route() {
     chat.leave();
     current = null;
     return showEvals(main, location.hash.split("/")[2] ?? null);
+  }
+  if (location.hash === ADMIN_HASH) { // the people (js/people/admin-view.js)
+    chat.leave();
+    current = null;
+    return showAdmin(main);
   }
   const { kind, id, sessionId, fresh } = state.route;
   const owner = kind === "room" ? state.rooms.find((r) => r.id === id) : state.agents.find((a) => a.id === id);
@@ -204,6 +220,7 @@ function roomActions(room) {
   const reroute = async () => { await refreshSidebar(); route(); };
   return {
     documents: () => openDocumentsDialog({ kind: "room", id: room.id, name: room.name }),
+    share: state.me ? () => openShareDialog({ room }) : null, // keys mode: people to share with
     usage: () => openUsageDialog({ title: `Usage: ${room.name}`, load: () => api.roomUsage(room.id) }),
     rename: () => formDialog({
       title: "Edit room",
@@ -291,33 +308,15 @@ async function newAgent() {
   }
 }
 
-/** The server wants an API key (PANTHEON_AUTH_MODE=keys): ask for one and check it. */
-async function askForKey() {
-  const ok = await formDialog({
-    title: "API key needed",
-    description: "This server asks for an API key. The key is kept in this browser's local storage.",
-    submitLabel: "Use this key",
-    fields: [{ name: "key", label: "API key", type: "password", required: true, placeholder: "pk_…" }],
-    onSubmit: async ({ key }) => {
-      setApiKey(key.trim());
-      const check = await fetch("/v1/models", { headers: { Authorization: `Bearer ${key.trim()}` } });
-      if (check.status === 401) {
-        setApiKey("");
-        throw new Error("That key was not accepted.");
-      }
-      return true;
-    },
-  });
-  return ok === true;
-}
-
-function forgetKey() {
-  setApiKey("");
-  location.reload();
-}
-
 async function boot() {
-  setUnauthorizedHandler(askForKey);
+  const invite = inviteToken(location.pathname);
+  if (invite) return showInvite(main, invite); // /invite/<token>: set a password first
+  // PANTHEON_AUTH_MODE=keys and no key or session (or an ended one): the sign-in screen.
+  setUnauthorizedHandler((reason) => {
+    const refused = hasApiKey() || hasSession() ? reason : ""; // a key or session that ended
+    setApiKey(""); // a refused key would be sent again instead of the new sign-in
+    return showSignIn(main, refused);
+  });
   const toggle = document.getElementById("menu-toggle");
   toggle.addEventListener("click", () => {
     toggle.setAttribute("aria-expanded", String(document.body.classList.toggle("menu-open")));
@@ -328,7 +327,8 @@ async function boot() {
   installShortcuts({ chat, newSession: () => current?.newSession(), findSessions: () => current?.browseSessions() });
   try {
     // The modes and the error sentences: once per page.
-    const [modes, errorCodes, defaults] = await Promise.all([api.modes(), api.errorCodes(), api.defaults(), loadAll()]);
+    const [modes, errorCodes, defaults] = await Promise.all([api.modes(), api.errorCodes(), api.defaults(), loadAll(),
+      loadMe()]);
     setModes(modes);
     setErrorCodes(errorCodes);
     setDefaults(defaults);

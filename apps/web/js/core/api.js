@@ -1,6 +1,7 @@
 // The HTTP API, one function per route. Errors become ApiError carrying the server's detail.
 
 import { describeError } from "../text/humanize.js";
+import { csrfHeaders, signedInByCookie } from "./csrf.js";
 
 /** `message` is for a person (see humanize.js); `detail` is the server's own text. */
 export class ApiError extends Error {
@@ -55,9 +56,18 @@ export function hasApiKey() {
   return Boolean(apiKey);
 }
 
-/** The Authorization header for requests made without `send` (upload progress needs XHR). */
-export function authHeaders() {
-  return apiKey ? { Authorization: `Bearer ${apiKey}` } : {};
+/** True when the page is signed in by a session cookie (POST /auth/login). */
+export function hasSession() {
+  return signedInByCookie(document.cookie);
+}
+
+/**
+ * The credentials a `method` request needs: the key's Authorization header, or for a
+ * cookie session the CSRF token on writes. Also for requests made without `send` (upload
+ * progress needs XHR).
+ */
+export function authHeaders(method = "GET") {
+  return apiKey ? { Authorization: `Bearer ${apiKey}` } : csrfHeaders(method, document.cookie);
 }
 
 export function setApiKey(key) {
@@ -75,16 +85,16 @@ export function setUnauthorizedHandler(handler) {
   onUnauthorized = handler;
 }
 
-/** fetch with the key; on 401 ask once for a key (shared by concurrent calls), retry once. */
-async function send(path, init) {
-  const attempt = () => fetch(path, {
-    ...init,
-    headers: apiKey ? { ...init.headers, Authorization: `Bearer ${apiKey}` } : init.headers,
-  });
+/**
+ * fetch with the key or the session's CSRF token; on 401 ask once to sign in (shared by
+ * concurrent calls), retry once.
+ */
+async function send(path, init, askToSignIn = true) {
+  const attempt = () => fetch(path, { ...init, headers: { ...init.headers, ...authHeaders(init.method) } });
   let response;
   try {
     response = await attempt();
-    if (response.status === 401 && onUnauthorized) {
+    if (response.status === 401 && onUnauthorized && askToSignIn) {
       const error = await errorFrom(response);
       pendingLogin ??= onUnauthorized(error.message).finally(() => { pendingLogin = null; });
       if (await pendingLogin) response = await attempt();
@@ -98,19 +108,20 @@ async function send(path, init) {
   return response;
 }
 
-export async function request(method, path, body, { signal, headers = {} } = {}) {
+/** `askToSignIn: false`: a 401 is the caller's answer (a wrong password), not a sign-in prompt. */
+export async function request(method, path, body, { signal, headers = {}, askToSignIn = true } = {}) {
   const init = { method, signal, headers: { Accept: "application/json", ...headers } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  const response = await send(path, init);
+  const response = await send(path, init, askToSignIn);
   if (response.status === 204) return null;
   return response.json();
 }
 
 /** Every page of a paginated list route. */
-async function all(path) {
+export async function allPages(path) {
   const items = [];
   for (let offset = 0; ; offset += 200) {
     const sep = path.includes("?") ? "&" : "?";
@@ -128,9 +139,9 @@ export const api = {
   modes: () => request("GET", "/v1/modes").then((page) => page.items),
   errorCodes: () => request("GET", "/v1/error-codes").then((page) => page.items),
   defaults: () => request("GET", "/v1/defaults"),
-  tools: () => all("/v1/tools"),
+  tools: () => allPages("/v1/tools"),
 
-  rooms: () => all("/v1/rooms"),
+  rooms: () => allPages("/v1/rooms"),
   room: (roomId) => request("GET", `/v1/rooms/${id(roomId)}`),
   createRoom: (data) => request("POST", "/v1/rooms", data),
   updateRoom: (roomId, data) => request("PATCH", `/v1/rooms/${id(roomId)}`, data),
@@ -140,14 +151,14 @@ export const api = {
   removeMember: (roomId, agentId) =>
     request("DELETE", `/v1/rooms/${id(roomId)}/agents/${id(agentId)}`),
 
-  agents: () => all("/v1/agents"),
+  agents: () => allPages("/v1/agents"),
   agent: (agentId) => request("GET", `/v1/agents/${id(agentId)}`),
   createAgent: (data) => request("POST", "/v1/agents", data),
   updateAgent: (agentId, data) => request("PATCH", `/v1/agents/${id(agentId)}`, data),
   deleteAgent: (agentId) => request("DELETE", `/v1/agents/${id(agentId)}`),
 
-  roomSessions: (roomId, q = "") => all(`/v1/rooms/${id(roomId)}/sessions${search(q)}`),
-  agentSessions: (agentId, q = "") => all(`/v1/agents/${id(agentId)}/sessions${search(q)}`),
+  roomSessions: (roomId, q = "") => allPages(`/v1/rooms/${id(roomId)}/sessions${search(q)}`),
+  agentSessions: (agentId, q = "") => allPages(`/v1/agents/${id(agentId)}/sessions${search(q)}`),
   updateSession: (sessionId, data) => request("PATCH", `/v1/sessions/${id(sessionId)}`, data),
   deleteSession: (sessionId) => request("DELETE", `/v1/sessions/${id(sessionId)}`),
   createRoomSession: (roomId, title = "") =>
@@ -155,7 +166,7 @@ export const api = {
   createAgentSession: (agentId, title = "") =>
     request("POST", `/v1/agents/${id(agentId)}/sessions`, { title }),
   session: (sessionId) => request("GET", `/v1/sessions/${id(sessionId)}`),
-  messages: (sessionId) => all(`/v1/sessions/${id(sessionId)}/messages`),
+  messages: (sessionId) => allPages(`/v1/sessions/${id(sessionId)}/messages`),
   history: (sessionId, { before = null, through = null, limit = 20 } = {}) => request("GET",
     `/v1/sessions/${id(sessionId)}/history?limit=${limit}${before ? `&before=${id(before)}` : ""}`
     + (through ? `&through=${id(through)}` : "")),

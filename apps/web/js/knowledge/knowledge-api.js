@@ -63,7 +63,7 @@ export function uploadDocument(place, file, onProgress = () => {}) {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `${base(place)}/documents`);
     xhr.setRequestHeader("Accept", "application/json");
-    for (const [name, value] of Object.entries(authHeaders())) xhr.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(authHeaders("POST"))) xhr.setRequestHeader(name, value);
     xhr.upload.addEventListener("progress", (e) => { if (e.lengthComputable) onProgress(e.loaded / e.total); });
     xhr.addEventListener("load", () => {
       let body = null;

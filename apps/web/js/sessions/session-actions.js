@@ -7,6 +7,7 @@ import { confirmDialog, formDialog } from "../core/dialogs.js";
 import { exportSession } from "./export.js";
 import { notify, notifyError } from "../core/notify.js";
 import { openSessionsDialog } from "./sessions-dialog.js";
+import { openShareLinkDialog } from "./share-link.js";
 import { openUsageDialog } from "./usage-dialog.js";
 import { sessionLabel } from "../text/format.js";
 
@@ -59,6 +60,7 @@ export function sessionActions({ owner, currentId, go, isRunning, refresh }) {
     }),
     renameSession: (session) => session && rename(session),
     deleteSession: (session) => session && remove(session),
+    shareLink: (session) => session && openShareLinkDialog(session),
     sessionUsage: (session) => session && openUsageDialog({
       title: `Usage: ${sessionLabel(session)}`, load: () => api.sessionUsage(session.id) }),
     exportSession: (session, format) => session && exportSession(session, format,

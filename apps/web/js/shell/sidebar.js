@@ -3,6 +3,7 @@
 
 import { h } from "../core/dom.js";
 import { showShortcuts } from "../core/shortcuts.js";
+import { MEMBER_ROLES, isOwner, label } from "../people/values.js";
 
 function themeButton() {
   const theme = window.pantheonTheme;
@@ -16,9 +17,10 @@ function themeButton() {
   return button;
 }
 
-export function renderSidebar(el, { rooms, agents, route, sessions = null, onNewRoom, onNewAgent, onForgetKey }) {
+export function renderSidebar(el, { rooms, agents, route, sessions = null, onNewRoom, onNewAgent, account = null }) {
   const roomItems = rooms.map((room) => item(
-    `#/rooms/${room.id}`, room.name, `${room.mode} · ${count(room.agents.length, "agent")}`,
+    `#/rooms/${room.id}`, room.name,
+    `${room.mode} · ${count(room.agents.length, "agent")}${isOwner(room) ? "" : ` · shared, ${label(MEMBER_ROLES, room.access)}`}`,
     route.kind === "room" && route.id === room.id, sessions));
   const agentItems = agents.map((agent) => item(
     `#/agents/${agent.id}`, agent.name, `@${agent.key} · ${agent.model}`,
@@ -32,7 +34,7 @@ export function renderSidebar(el, { rooms, agents, route, sessions = null, onNew
       h("button", { type: "button", class: "ghost small", "aria-keyshortcuts": "Control+/",
         onclick: showShortcuts }, "Keyboard shortcuts"),
       h("a", { href: "/docs" }, "API docs"),
-      onForgetKey ? h("button", { type: "button", class: "ghost small", onclick: onForgetKey }, "Forget API key") : null),
+      account),
   );
 }
 

@@ -6,8 +6,12 @@ import { h } from "../core/dom.js";
 import { sessionLabel } from "../text/format.js";
 import { menuButton } from "../core/menu.js";
 import { defaultMode, modeSpec, roomModes } from "../core/modes.js";
+import { MEMBER_ROLES, canEdit, isOwner, label } from "../people/values.js";
 
-/** Sessions button (opens the list), "+ New session", and this session's menu. */
+/**
+ * Sessions button (opens the list), "+ New session", and this session's menu. Sessions are
+ * always the caller's own, in a room shared with them too (docs/adr/0044).
+ */
 function sessionBar(sessions, sessionId, actions) {
   const current = sessions.find((s) => s.id === sessionId) ?? null;
   const none = !current;
@@ -22,13 +26,22 @@ function sessionBar(sessions, sessionId, actions) {
     menuButton("Session", [
       { label: "Rename session…", onSelect: () => actions.renameSession(current), disabled: none },
       { label: "Usage…", onSelect: () => actions.sessionUsage(current), disabled: none },
+      { label: "Share link…", onSelect: () => actions.shareLink(current), disabled: none },
       { label: "Export as Markdown", onSelect: () => actions.exportSession(current, "md"), disabled: none },
       { label: "Export as JSON", onSelect: () => actions.exportSession(current, "json"), disabled: none },
       { label: "Delete session…", onSelect: () => actions.deleteSession(current), disabled: none, danger: true },
     ], { ariaLabel: "Session actions", compact: true }));
 }
 
+/** A room shared with the caller says so, with their role in it. */
+function accessBadge(room) {
+  if (isOwner(room)) return null;
+  return h("span", { class: "badge access-badge" }, `Shared with you · ${label(MEMBER_ROLES, room.access)}`);
+}
+
 export function roomHeader(room, { sessions, sessionId, actions }) {
+  const edit = canEdit(room);
+  const own = isOwner(room);
   // Every option says it is the room's default: the composer has a look-alike picker for
   // one turn, whose options say "This turn".
   const mode = h("select", { class: "room-mode", "aria-label": "Room default mode",
@@ -38,22 +51,23 @@ export function roomHeader(room, { sessions, sessionId, actions }) {
   const roster = [...room.agents].sort((a, b) => a.position - b.position);
   return h("header", { class: "view-head" },
     h("div", { class: "title-row" },
-      h("h1", { class: "view-title" }, room.name),
+      h("h1", { class: "view-title" }, room.name, accessBadge(room)),
       sessionBar(sessions, sessionId, actions),
       h("div", { class: "title-actions" },
-        h("button", { type: "button", class: "roster-button", onclick: actions.roster },
-          `Roster (${roster.length})`),
+        edit ? h("button", { type: "button", class: "roster-button", onclick: actions.roster },
+          `Roster (${roster.length})`) : null,
         menuButton("Room", [
           { label: "Documents…", onSelect: actions.documents },
           { label: "Room usage…", onSelect: actions.usage },
-          { label: "Edit room…", onSelect: actions.rename },
-          { label: "Delete room…", onSelect: actions.remove, danger: true },
+          own && actions.share ? { label: "Share…", onSelect: actions.share } : null,
+          edit ? { label: "Edit room…", onSelect: actions.rename } : null,
+          own ? { label: "Delete room…", onSelect: actions.remove, danger: true } : null,
         ], { ariaLabel: "Room actions" }))),
     room.description ? h("p", { class: "muted view-description" }, room.description) : null,
     h("div", { class: "controls-row" },
-      h("label", { class: "inline-field room-mode-field",
+      edit ? h("label", { class: "inline-field room-mode-field",
         title: "Used for every message unless you pick another mode for one turn below" }, mode,
-      h("span", { class: "mode-hint" }, modeSpec(room.mode)?.description ?? "")),
+      h("span", { class: "mode-hint" }, modeSpec(room.mode)?.description ?? "")) : null,
       h("span", { class: "roster-inline muted" },
         roster.length ? roster.map((a) => `@${a.key}`).join(" → ") : "no agents")));
 }

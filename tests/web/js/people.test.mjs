@@ -1,0 +1,51 @@
+// The people values (apps/web/js/people/values.js): one place for roles, statuses, member
+// roles and sign-in error sentences, and the small rules the views read.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  MEMBER_ROLES, ROLES, STATUSES, canEdit, inviteToken, isOwner, label, signinErrorMessage,
+} from "../../../apps/web/js/people/values.js";
+
+test("every set names each value once, with a label", () => {
+  for (const values of [ROLES, STATUSES, MEMBER_ROLES]) {
+    assert.equal(new Set(values.map((v) => v.value)).size, values.length);
+    assert.ok(values.every((v) => v.label));
+    assert.ok(Object.isFrozen(values));
+  }
+  assert.deepEqual(ROLES.map((r) => r.value).sort(), ["admin", "member"]);
+  assert.deepEqual(STATUSES.map((s) => s.value).sort(), ["active", "disabled", "pending"]);
+  assert.deepEqual(MEMBER_ROLES.map((r) => r.value).sort(), ["editor", "viewer"]);
+  assert.equal(label(STATUSES, "pending"), "Pending approval");
+  assert.equal(label(STATUSES, "unknown"), "unknown");
+});
+
+test("each sign-in error code has its own sentence; an unknown code still says so", () => {
+  const codes = ["state", "denied", "provider", "token", "domain", "refused", "pending", "disabled", "busy"];
+  const sentences = codes.map(signinErrorMessage);
+  assert.equal(new Set(sentences).size, codes.length);
+  assert.match(signinErrorMessage("pending"), /approval/);
+  assert.match(signinErrorMessage("brand_new"), /\(brand_new\)/);
+  assert.equal(signinErrorMessage(null), "");
+  assert.equal(signinErrorMessage(""), "");
+});
+
+test("a room's access decides editing and owning; a room without access is the caller's", () => {
+  assert.equal(canEdit({ access: "viewer" }), false);
+  assert.equal(canEdit({ access: "editor" }), true);
+  assert.equal(canEdit({ access: "owner" }), true);
+  assert.equal(canEdit({}), true); // local mode and older servers: every room is yours
+  assert.equal(isOwner({ access: "editor" }), false);
+  assert.equal(isOwner({ access: "owner" }), true);
+  assert.equal(isOwner({}), true);
+});
+
+test("the invitation token comes from /invite/<token> only", () => {
+  assert.equal(inviteToken("/invite/abc-DEF_123"), "abc-DEF_123");
+  assert.equal(inviteToken("/invite/abc/"), "abc");
+  assert.equal(inviteToken("/invite/"), null);
+  assert.equal(inviteToken("/invite/a/b"), null);
+  assert.equal(inviteToken("/"), null);
+  assert.equal(inviteToken("/x/invite/abc"), null);
+});
