@@ -10,6 +10,7 @@ from pantheon.engine.tooling import ToolScope
 from pantheon.llm.providers.scripted import ScriptedProvider
 from pantheon.tools.toolbox import ToolBox
 from tests.app_factory import AppWith
+from tests.auth.conftest import client_for, make_user
 from tests.tools.pin_helpers import (
     LOOKUP,
     POISONED,
@@ -196,3 +197,24 @@ async def test_accept_refuses_unknown_pins_and_stale_reviews(
         assert now["diff"]["old"]["description"] == LOOKUP["description"]  # still vs the pin
         bad_status = await http.get("/v1/admin/tools/pins", params={"status": "maybe"})
         assert bad_status.status_code == 422
+
+
+async def test_only_admins_see_and_accept_pins(app_with: AppWith, tmp_path: Path) -> None:
+    async with pin_app(app_with, tmp_path, auth_mode="keys") as (running, server):
+        db = running.app.state.services.db
+        member = client_for(running.app, await make_user(db, "member"))
+        admin = client_for(running.app, await make_user(db, "boss", admin=True))
+        async with member, admin:
+            await tools_by_name(member)  # any caller's listing pins
+            server.set([{**LOOKUP, "description": POISONED}, REFUND])
+            assert (await tools_by_name(member))["shop.lookup"]["definition_changed"] is True
+            (held,) = await pins(admin, "quarantined")
+            url = f"/v1/admin/tools/pins/{held['id']}/accept"
+            for response in (
+                await member.get("/v1/admin/tools/pins"),
+                await member.post(url),
+            ):
+                assert response.status_code == 403
+                assert "admin" in response.json()["detail"]
+            assert (await running.http.get("/v1/admin/tools/pins")).status_code == 401
+            assert (await admin.post(url)).status_code == 200
