@@ -32,7 +32,7 @@ TOOLS = Path(sys.argv[1])
 async def list_tools(
     _ctx: ServerRequestContext[Any, Any], _params: PaginatedRequestParams | None
 ) -> ListToolsResult:
-    listed = json.loads(TOOLS.read_text())
+    listed = json.loads(await anyio.Path(TOOLS).read_text())
     return ListToolsResult(tools=[Tool.model_validate(tool) for tool in listed])
 
 

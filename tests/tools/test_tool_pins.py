@@ -79,12 +79,16 @@ async def test_a_changed_description_is_quarantined_until_an_admin_accepts_it(
 
         refused = await shop_turn(http)
         offered = {t.name for t in scripted.requests[-1].request.tools}
-        assert "shop__lookup" not in offered and "shop__refund" in offered
+        assert "shop__lookup" not in offered
+        assert "shop__refund" in offered
         (call,) = refused["tool_calls"]
-        assert (call["ok"], call["result"]) == (False, "no such tool: shop__lookup")
+        assert call["ok"] is False
+        assert "shop.lookup is quarantined" in call["result"]
+        assert "definition changed since it was pinned" in call["result"]
+        assert "until an admin accepts it" in call["result"]
         assert "lookup ran" not in str(refused)
-        # A call that reaches the runner anyway (approved before the change, or resumed)
-        # is refused with the reason, never run.
+        # A call that reaches the runner anyway (the listing changed between offering and
+        # calling) is refused with the reason too, never run.
         toolbox: ToolBox = running.app.state.services.tools
         direct = await toolbox.call("shop__lookup", {"order_id": "7"}, SCOPE)
         assert direct.ok is False
@@ -99,7 +103,8 @@ async def test_a_changed_description_is_quarantined_until_an_admin_accepts_it(
         assert (body["status"], body["diff"], body["change"]) == ("pinned", None, None)
         assert body["definition"]["description"] == POISONED
         assert body["definition_hash"] == held["pending_hash"]
-        assert body["accepted_by"] is not None and body["accepted_at"] is not None
+        assert body["accepted_by"] is not None
+        assert body["accepted_at"] is not None
         assert (await tools_by_name(http))["shop.lookup"]["available"] is True
         again = await shop_turn(http)
         assert [c["result"] for c in again["tool_calls"]] == ["lookup ran"]

@@ -77,6 +77,8 @@ class ToolBox:
         self._connections = dict(connections)
         self._settings = settings
         self._pins = pins  # None: nothing is pinned (toolboxes without a database)
+        # Model-visible names of quarantined tools, with why, as the last listings found.
+        self._withheld: dict[str, str] = {}
 
     def builtin_names(self) -> list[str]:
         return self.registry.names()
@@ -135,6 +137,10 @@ class ToolBox:
                 return True
         return False
 
+    def withheld(self, name: str) -> str | None:
+        """Why ``name`` was left out of the definitions (quarantined), if it was."""
+        return self._withheld.get(name)
+
     async def catalog(self) -> list[ToolInfo]:
         """Everything that exists: built-ins, then each server's tools (connecting lazily);
         a server that is down shows its last known tools, or one ``server.*`` row; a
@@ -191,12 +197,22 @@ class ToolBox:
                     log.warning("mcp %s: pins unreadable: %s", connection.name, exc)
                     return
                 listings[connection.name] = Listing(tools, held)
+                self._note_withheld(connection.name, tools, held)
 
         async with anyio.create_task_group() as tg:
             for server in servers:
                 if server in self._connections:
                     tg.start_soon(list_one, self._connections[server])
         return listings
+
+    def _note_withheld(
+        self, server: str, tools: Sequence[McpTool], held: Mapping[str, Quarantine]
+    ) -> None:
+        for tool in tools:
+            if tool.name in held:
+                self._withheld[tool.model_name] = _refusal(server, tool, held[tool.name])
+            else:
+                self._withheld.pop(tool.model_name, None)
 
     async def _route(self, name: str) -> tuple[McpConnection, McpTool] | str:
         """The server and tool behind a model-visible name, or why there is none (down,
@@ -212,16 +228,20 @@ class ToolBox:
                     continue
                 held = listing.quarantined.get(tool.name) if listing else None
                 if held is not None:
-                    return (
-                        f"MCP tool {connection.name}.{tool.name} is quarantined: {held.reason}; "
-                        f"it stays unavailable until an admin accepts it (pin {held.pin_id})"
-                    )
+                    return _refusal(connection.name, tool, held)
                 return connection, tool
         down = [c for c in candidates if c.name not in listings]
         if down:
             reason = down[0].last_error or "not connected"
             return f"MCP server {down[0].name} is unavailable: {reason}"
         return f"unknown tool {name!r}"
+
+
+def _refusal(server: str, tool: McpTool, held: Quarantine) -> str:
+    return (
+        f"MCP tool {server}.{tool.name} is quarantined: {held.reason}; "
+        f"it stays unavailable until an admin accepts it (pin {held.pin_id})"
+    )
 
 
 def _info(server: str, tool: McpTool, reachable: bool, held: bool) -> ToolInfo:
