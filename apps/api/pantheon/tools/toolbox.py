@@ -79,6 +79,7 @@ class ToolBox:
         self._pins = pins  # None: nothing is pinned (toolboxes without a database)
         # Model-visible names of quarantined tools, with why, as the last listings found.
         self._withheld: dict[str, str] = {}
+        self._pins_unreadable: dict[str, str] = {}  # servers held back: pins unreadable
 
     def builtin_names(self) -> list[str]:
         return self.registry.names()
@@ -159,7 +160,8 @@ class ToolBox:
                 _info(server, tool, listing is not None, tool.name in held) for tool in tools
             )
             if not tools:
-                reason = connection.last_error or "no tools listed"
+                trouble = self._pins_unreadable.get(server)
+                reason = trouble or connection.last_error or "no tools listed"
                 description = f"MCP server {server}: {reason}"
                 row = ToolInfo(f"{server}.*", description, {}, f"mcp:{server}", listing is not None)
                 items.append(row)
@@ -195,7 +197,9 @@ class ToolBox:
                     held = await self._pins.check(connection.name, tools) if self._pins else {}
                 except SQLAlchemyError as exc:  # fail closed: nothing unpinned is offered
                     log.warning("mcp %s: pins unreadable: %s", connection.name, exc)
+                    self._pins_unreadable[connection.name] = "its tool pins cannot be read"
                     return
+                self._pins_unreadable.pop(connection.name, None)
                 listings[connection.name] = Listing(tools, held)
                 self._note_withheld(connection.name, tools, held)
 
@@ -232,8 +236,9 @@ class ToolBox:
                 return connection, tool
         down = [c for c in candidates if c.name not in listings]
         if down:
-            reason = down[0].last_error or "not connected"
-            return f"MCP server {down[0].name} is unavailable: {reason}"
+            server = down[0]
+            reason = self._pins_unreadable.get(server.name) or server.last_error or "not connected"
+            return f"MCP server {server.name} is unavailable: {reason}"
         return f"unknown tool {name!r}"
 
 
