@@ -14,6 +14,7 @@ from pantheon.db import (  # noqa: F401
     oidc_models,
     share_models,
     sharing_models,
+    tool_pin_models,
 )
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine

@@ -15,6 +15,7 @@ from pantheon.db import (  # noqa: F401
     oidc_models,
     share_models,
     sharing_models,
+    tool_pin_models,
 )
 from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
@@ -26,7 +27,7 @@ TABLES = {
     "turns", "messages", "llm_calls", "tool_calls", "turn_event_logs", "documents", "chunks",
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
     "eval_datasets", "eval_runs", "eval_results", "response_requests", "login_sessions",
-    "oidc_identities", "oidc_logins", "session_shares", "invites", "room_members",
+    "oidc_identities", "oidc_logins", "session_shares", "invites", "room_members", "mcp_tool_pins",
 }  # fmt: skip
 
 

@@ -71,6 +71,9 @@ class TestTools:
     def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
         return f"{name}!" in allowed
 
+    def withheld(self, name: str) -> str | None:
+        return None
+
     async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
         self.calls.append((name, dict(arguments)))
         self.scopes.append(scope)

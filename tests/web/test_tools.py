@@ -224,7 +224,7 @@ PICKER = """async () => {
     { name: 'orders.refund', description: 'Refund an order.\\n\\nMore.', source: 'mcp:orders',
       available: false, parameters: {} },
     { name: 'orders.lookup', description: 'Find an order.', source: 'mcp:orders',
-      available: false, parameters: {} },
+      available: false, definition_changed: true, parameters: {} },
     { name: 'calculator', description: 'Arithmetic.', source: 'builtin', available: true,
       parameters: {} },
   ];
@@ -245,7 +245,12 @@ def test_picker_groups_mcp_tools_and_keeps_what_it_cannot_list(page: Page) -> No
     refund = picker.locator(".tool-option[data-tool='orders.refund']")
     expect(refund.locator("input")).to_be_disabled()
     expect(refund.locator("input")).to_be_checked()
-    expect(refund).to_contain_text("unavailable")
+    expect(refund).to_contain_text("unavailable: the server cannot be reached now")
+    lookup = picker.locator(".tool-option[data-tool='orders.lookup']")
+    expect(lookup.locator("input")).to_be_disabled()
+    expect(lookup.locator(".badge")).to_have_text(
+        "quarantined: its definition changed since it was pinned; an admin must accept it"
+    )
     expect(refund.locator(".tool-option-desc")).to_have_text("Refund an order.")
     expect(picker.locator(".tool-option[data-tool='files.*'] input")).to_be_checked()
     picker.locator("input[value='calculator']").check()

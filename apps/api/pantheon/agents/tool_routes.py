@@ -21,6 +21,7 @@ async def list_tools(toolbox: ToolBoxDep, page: PageDep) -> object:
             parameters=dict(info.parameters),
             source=info.source,
             available=info.available,
+            definition_changed=info.definition_changed,
         )
         for info in await toolbox.catalog()
     ]

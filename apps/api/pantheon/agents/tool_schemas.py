@@ -12,4 +12,11 @@ class ToolRead(BaseModel):
     description: str
     parameters: dict[str, Any] = Field(description="JSON schema of the arguments")
     source: str = Field(description="'builtin' or 'mcp:<server>'")
-    available: bool = Field(description="False while its MCP server cannot be reached")
+    available: bool = Field(
+        description="False while its MCP server cannot be reached, or while it is quarantined"
+    )
+    definition_changed: bool = Field(
+        default=False,
+        description="True while quarantined: its definition changed since it was pinned, or it "
+        "is a pinned tool's content under a new name (an admin accepts it: /v1/admin/tools/pins)",
+    )

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 
 from pantheon.engine.approvals import PausedAgent
@@ -53,7 +53,7 @@ from pantheon.engine.tool_round import RoundOutcome, Settled, ToolBudget, ToolRo
 from pantheon.engine.tooling import ToolRunner, ToolScope
 from pantheon.error_codes import ErrorCode
 from pantheon.llm.gateway import closing_stream
-from pantheon.llm.types import ChatMessage, ToolDefinition, Usage
+from pantheon.llm.types import ChatMessage, ToolCall, ToolDefinition, Usage
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +138,7 @@ class AgentLoop:
             message_slot=run.slot,
             offered=frozenset(d.name for d in definitions),
             granted=len(paused.calls),
+            withheld=self._withheld(paused.calls, definitions),
         )
         settled = Settled(paused.results, resume.decisions)
         limits, record = self.snapshot.tool_limits, self.calls.record
@@ -155,7 +156,17 @@ class AgentLoop:
             granted=granted,
             gated=frozenset(n for n in names if self.tools.needs_approval(run.speaker.tools, n)),
             pausable=mode_spec(self.snapshot.mode).can_pause,
+            withheld=self._withheld(call.tool_calls, offered),
         )
+
+    def _withheld(
+        self, calls: Sequence[ToolCall], offered: Sequence[ToolDefinition]
+    ) -> dict[str, str]:
+        """Why each called name that was not offered was held back, where the runner
+        knows (a quarantined MCP tool); the rest are refused as "no such tool"."""
+        names = {d.name for d in offered}
+        reasons = {c.name: self.tools.withheld(c.name) for c in calls if c.name not in names}
+        return {name: reason for name, reason in reasons.items() if reason}
 
     def _scope(self, run: SpeakerRun) -> ToolScope:
         snap = self.snapshot

@@ -20,3 +20,6 @@ class NoTools:
 
     def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
         return False
+
+    def withheld(self, name: str) -> str | None:
+        return None

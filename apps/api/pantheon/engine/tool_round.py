@@ -85,6 +85,8 @@ class ToolRound:
     gated: frozenset[str] = frozenset()  # offered names whose calls wait for a person
     # False in modes that cannot pause (``ModeSpec.can_pause``): a gated call is refused instead.
     pausable: bool = True
+    # Names held back on purpose, with why (``ToolRunner.withheld``): their refusal says so.
+    withheld: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +232,7 @@ def _refusal(spec: ToolRound, slot: _Slot, index: int) -> str | None:
     if index >= spec.granted:
         return "not run: the turn's tool call limit was reached"
     if slot.call.name not in spec.offered:
-        return f"no such tool: {slot.call.name}"
+        return spec.withheld.get(slot.call.name) or f"no such tool: {slot.call.name}"
     if slot.call.name in spec.gated and not spec.pausable:
         return (
             f"not run: {slot.call.name} needs a person's approval, which this mode cannot wait for"

@@ -57,3 +57,9 @@ class ToolRunner(Protocol):
         """Whether the entry of ``allowed`` that grants model-visible ``name`` ends in
         ``!`` (a person approves each call before it runs)."""
         ...
+
+    def withheld(self, name: str) -> str | None:
+        """Why model-visible ``name`` was left out of the definitions on purpose (e.g. a
+        quarantined MCP tool, ADR 0045), as the last ``definitions`` found; ``None`` when
+        the runner has no reason (the call is refused as "no such tool")."""
+        ...

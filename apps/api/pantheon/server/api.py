@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from fastapi import APIRouter, Depends, FastAPI
 from pydantic import BaseModel, Field
 
+from pantheon.agents.pin_routes import router as pins_router
 from pantheon.agents.routes import router as agents_router
 from pantheon.agents.tool_routes import router as tools_router
 from pantheon.budgets.routes import router as budgets_router
@@ -250,6 +251,9 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
         admin_router, dependencies=auth, responses=error_responses(401, 403, 404, 409, 422)
     )
     app.include_router(budgets_router, dependencies=auth, responses=admin)
+    app.include_router(
+        pins_router, dependencies=auth, responses=error_responses(401, 403, 404, 409, 422)
+    )
     app.include_router(evals_router, dependencies=auth, responses=error_responses(401, 422))
     app.include_router(metrics_router, dependencies=auth)  # admins only (observability/)
     # The protocol doors, from their one list (protocols/doors.py).

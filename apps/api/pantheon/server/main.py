@@ -84,7 +84,7 @@ def create_app(
             knowledge = await start_knowledge(settings, db, http)
             try:
                 # MCP connections outlive every turn: they close after running turns finish.
-                async with open_toolbox(settings) as toolbox:
+                async with open_toolbox(settings, db=db) as toolbox:
                     toolbox.registry.register(
                         make_search_knowledge(
                             db, knowledge.embedder, knowledge.vector_cache, knowledge.pgvector

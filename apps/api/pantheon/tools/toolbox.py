@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+from sqlalchemy.exc import SQLAlchemyError
 
 from pantheon.config_file import read_config_file
+from pantheon.db.engine import Database
 from pantheon.engine.tooling import ToolResult, ToolScope
 from pantheon.llm.types import ToolDefinition
 from pantheon.settings import Settings, ToolSettings
@@ -25,6 +27,8 @@ from pantheon.tools.entries import ToolEntry, parse_entry, validate_entries
 from pantheon.tools.mcp.config import load_mcp_servers
 from pantheon.tools.mcp.connection import McpConnection, ServerDown
 from pantheon.tools.mcp.convert import McpTool
+from pantheon.tools.mcp.pin_store import PinStore
+from pantheon.tools.mcp.pins import Quarantine
 from pantheon.tools.names import mcp_model_name
 from pantheon.tools.registry import ToolRegistry
 from pantheon.tools.results import failure
@@ -45,6 +49,18 @@ class ToolInfo:
     parameters: Mapping[str, Any]
     source: str
     available: bool
+    definition_changed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """A reachable server's tools and, of those, the quarantined ones (ADR 0045)."""
+
+    tools: list[McpTool]
+    quarantined: Mapping[str, Quarantine]
+
+    def offered(self) -> list[McpTool]:
+        return [tool for tool in self.tools if tool.name not in self.quarantined]
 
 
 class ToolBox:
@@ -55,10 +71,15 @@ class ToolBox:
         registry: ToolRegistry,
         connections: Mapping[str, McpConnection],
         settings: ToolSettings,
+        pins: PinStore | None = None,
     ) -> None:
         self.registry = registry
         self._connections = dict(connections)
         self._settings = settings
+        self._pins = pins  # None: nothing is pinned (toolboxes without a database)
+        # Model-visible names of quarantined tools, with why, as the last listings found.
+        self._withheld: dict[str, str] = {}
+        self._pins_unreadable: dict[str, str] = {}  # servers held back: pins unreadable
 
     def builtin_names(self) -> list[str]:
         return self.registry.names()
@@ -71,7 +92,8 @@ class ToolBox:
         return validate_entries(entries, self.builtin_names(), self.server_names())
 
     async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
-        """Definitions for an agent's entries; unknown or unreachable ones are left out."""
+        """Definitions for an agent's entries; unknown, unreachable or quarantined ones are
+        left out."""
         entries = self._known_entries(allowed)
         listings = await self._listings({e.server for e in entries if e.server is not None})
         found: dict[str, ToolDefinition] = {}
@@ -81,7 +103,8 @@ class ToolBox:
                 if spec is not None:
                     found.setdefault(spec.name, spec.definition)
                 continue
-            for tool in listings.get(entry.server, []):
+            listing = listings.get(entry.server)
+            for tool in listing.offered() if listing else []:
                 if entry.everything or tool.name == entry.tool:
                     found.setdefault(tool.model_name, tool.definition)
         return list(found.values())
@@ -99,6 +122,11 @@ class ToolBox:
         connection, tool = route
         return await connection.call(tool.name, arguments)
 
+    async def quarantined(self) -> dict[str, dict[str, Quarantine]]:
+        """Each reachable server's quarantined tools (pins checked against a listing)."""
+        listings = await self._listings(set(self._connections))
+        return {server: dict(listing.quarantined) for server, listing in listings.items()}
+
     def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
         """Whether the entry that grants model-visible ``name`` ends in ``!``."""
         for entry in self._known_entries(allowed):
@@ -110,9 +138,14 @@ class ToolBox:
                 return True
         return False
 
+    def withheld(self, name: str) -> str | None:
+        """Why ``name`` was left out of the definitions (quarantined), if it was."""
+        return self._withheld.get(name)
+
     async def catalog(self) -> list[ToolInfo]:
         """Everything that exists: built-ins, then each server's tools (connecting lazily);
-        a server that is down shows its last known tools, or one ``server.*`` row."""
+        a server that is down shows its last known tools, or one ``server.*`` row; a
+        quarantined tool is unavailable with ``definition_changed``."""
         items = [
             ToolInfo(spec.name, spec.description, spec.parameters, "builtin", True)
             for spec in self.registry.specs()
@@ -120,13 +153,18 @@ class ToolBox:
         listings = await self._listings(set(self._connections))
         for server in self.server_names():
             connection = self._connections[server]
-            tools = listings.get(server) or connection.known_tools
-            available = server in listings
-            items.extend(_info(server, tool, available) for tool in tools)
+            listing = listings.get(server)
+            tools = listing.tools if listing else connection.known_tools
+            held = listing.quarantined if listing else {}
+            items.extend(
+                _info(server, tool, listing is not None, tool.name in held) for tool in tools
+            )
             if not tools:
-                reason = connection.last_error or "no tools listed"
+                trouble = self._pins_unreadable.get(server)
+                reason = trouble or connection.last_error or "no tools listed"
                 description = f"MCP server {server}: {reason}"
-                items.append(ToolInfo(f"{server}.*", description, {}, f"mcp:{server}", available))
+                row = ToolInfo(f"{server}.*", description, {}, f"mcp:{server}", listing is not None)
+                items.append(row)
         return items
 
     def _known_entries(self, allowed: Sequence[str]) -> list[ToolEntry]:
@@ -147,13 +185,23 @@ class ToolBox:
             return any(t.model_name == name for t in connection.known_tools)
         return mcp_model_name(entry.server, entry.tool) == name
 
-    async def _listings(self, servers: Collection[str]) -> dict[str, list[McpTool]]:
-        """Each reachable server's tools, listed concurrently; down servers are absent."""
-        listings: dict[str, list[McpTool]] = {}
+    async def _listings(self, servers: Collection[str]) -> dict[str, Listing]:
+        """Each reachable server's tools, listed concurrently and checked against its pins;
+        down servers are absent, and so are servers whose pins cannot be read."""
+        listings: dict[str, Listing] = {}
 
         async def list_one(connection: McpConnection) -> None:
             with contextlib.suppress(ServerDown):
-                listings[connection.name] = await connection.tools()
+                tools = await connection.tools()
+                try:
+                    held = await self._pins.check(connection.name, tools) if self._pins else {}
+                except SQLAlchemyError as exc:  # fail closed: nothing unpinned is offered
+                    log.warning("mcp %s: pins unreadable: %s", connection.name, exc)
+                    self._pins_unreadable[connection.name] = "its tool pins cannot be read"
+                    return
+                self._pins_unreadable.pop(connection.name, None)
+                listings[connection.name] = Listing(tools, held)
+                self._note_withheld(connection.name, tools, held)
 
         async with anyio.create_task_group() as tg:
             for server in servers:
@@ -161,40 +209,59 @@ class ToolBox:
                     tg.start_soon(list_one, self._connections[server])
         return listings
 
+    def _note_withheld(
+        self, server: str, tools: Sequence[McpTool], held: Mapping[str, Quarantine]
+    ) -> None:
+        for tool in tools:
+            if tool.name in held:
+                self._withheld[tool.model_name] = _refusal(server, tool, held[tool.name])
+            else:
+                self._withheld.pop(tool.model_name, None)
+
     async def _route(self, name: str) -> tuple[McpConnection, McpTool] | str:
-        """The server and tool behind a model-visible name, or why there is none."""
+        """The server and tool behind a model-visible name, or why there is none (down,
+        unknown, or quarantined: never a changed definition run unseen)."""
         candidates = [
             c for c in self._connections.values() if name.startswith(mcp_model_name(c.name, ""))
         ]
-        for connection in candidates:
-            for tool in connection.known_tools:
-                if tool.model_name == name:
-                    return connection, tool
-        # Not listed yet in this process (e.g. called before any definitions): list now.
         listings = await self._listings([c.name for c in candidates])
         for connection in candidates:
-            for tool in listings.get(connection.name, []):
-                if tool.model_name == name:
-                    return connection, tool
+            listing = listings.get(connection.name)
+            for tool in listing.tools if listing else []:
+                if tool.model_name != name:
+                    continue
+                held = listing.quarantined.get(tool.name) if listing else None
+                if held is not None:
+                    return _refusal(connection.name, tool, held)
+                return connection, tool
         down = [c for c in candidates if c.name not in listings]
         if down:
-            reason = down[0].last_error or "not connected"
-            return f"MCP server {down[0].name} is unavailable: {reason}"
+            server = down[0]
+            reason = self._pins_unreadable.get(server.name) or server.last_error or "not connected"
+            return f"MCP server {server.name} is unavailable: {reason}"
         return f"unknown tool {name!r}"
 
 
-def _info(server: str, tool: McpTool, available: bool) -> ToolInfo:
-    return ToolInfo(
-        f"{server}.{tool.name}", tool.description, tool.parameters, f"mcp:{server}", available
+def _refusal(server: str, tool: McpTool, held: Quarantine) -> str:
+    return (
+        f"MCP tool {server}.{tool.name} is quarantined: {held.reason}; "
+        f"it stays unavailable until an admin accepts it (pin {held.pin_id})"
     )
+
+
+def _info(server: str, tool: McpTool, reachable: bool, held: bool) -> ToolInfo:
+    name, source = f"{server}.{tool.name}", f"mcp:{server}"
+    available = reachable and not held
+    return ToolInfo(name, tool.description, tool.parameters, source, available, held)
 
 
 @contextlib.asynccontextmanager
 async def open_toolbox(
-    settings: Settings, registry: ToolRegistry | None = None
+    settings: Settings, registry: ToolRegistry | None = None, db: Database | None = None
 ) -> AsyncIterator[ToolBox]:
     """A ``ToolBox`` for the app's lifetime: built-ins (unless ``registry`` is given) and
-    the config file's MCP servers (``ValueError`` naming file and server when invalid).
+    the config file's MCP servers (``ValueError`` naming file and server when invalid),
+    their tools pinned in ``db`` (the app always gives one; ADR 0045).
 
     Supervisors are plain tasks rather than children of a task group here, so entering and
     leaving this context may happen in different tasks (pytest fixtures, some lifespans);
@@ -209,7 +276,8 @@ async def open_toolbox(
 
     connections = {c.name: McpConnection(c, settings.tools, spawn) for c in configs}
     try:
-        yield ToolBox(registry, connections, settings.tools)
+        pins = PinStore(db) if db is not None else None
+        yield ToolBox(registry, connections, settings.tools, pins)
     finally:
         for connection in connections.values():
             connection.close()

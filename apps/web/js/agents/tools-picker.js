@@ -1,6 +1,7 @@
 // The agent form's tools picker, fed by GET /v1/tools: one checkbox per tool with its
 // description, built-ins first, then one group per MCP server. Tools of a server that is
-// down are disabled with a note. Beside each tool, "Ask me first" adds the approval suffix
+// down, and quarantined tools (definition_changed: docs/tools.md "Pinned tool definitions"),
+// are disabled with a note saying which. Beside each tool, "Ask me first" adds the approval suffix
 // `!` (docs/approvals.md): the call then waits for a person. Entries of the agent that the
 // list does not show (a server's `orders.*`) are kept as they are.
 
@@ -13,6 +14,10 @@ function groupTitle(source) {
   if (source.startsWith("mcp:")) return `MCP server ${source.slice(4)}`;
   return source;
 }
+
+const unavailableNote = (tool) => (tool.definition_changed
+  ? "quarantined: its definition changed since it was pinned; an admin must accept it"
+  : "unavailable: the server cannot be reached now");
 
 /** tools: GET /v1/tools items, or null when the list could not be loaded. */
 export function toolsPicker({ tools, selected = [], loadError = null }) {
@@ -51,7 +56,7 @@ export function toolsPicker({ tools, selected = [], loadError = null }) {
         input,
         h("span", { class: "tool-option-text" },
           h("code", { class: "tool-option-name" }, tool.name),
-          !tool.available ? h("span", { class: "badge warn" }, "unavailable: the server cannot be reached now") : null,
+          !tool.available ? h("span", { class: "badge warn" }, unavailableNote(tool)) : null,
           firstParagraph(tool.description) ? h("span", { class: "tool-option-desc" }, firstParagraph(tool.description)) : null)),
       h("label", { class: "tool-ask", title: "Each call waits until you approve or reject it in the chat" },
         ask, "Ask me first"));

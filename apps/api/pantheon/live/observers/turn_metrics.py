@@ -68,6 +68,9 @@ class OfferedTools:
     def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
         return self._runner.needs_approval(allowed, name)
 
+    def withheld(self, name: str) -> str | None:
+        return self._runner.withheld(name)
+
 
 class TurnMetrics(TurnReader[None]):
     """A ``TurnObserver`` (live/registry.py) that counts one turn while it runs, a

@@ -34,6 +34,8 @@ class McpTool:
     model_name: str
     description: str
     parameters: dict[str, Any]
+    # The server's own description (or title), "" when it gave none: what is pinned.
+    listed_description: str = ""
 
     @property
     def definition(self) -> ToolDefinition:
@@ -41,9 +43,11 @@ class McpTool:
 
 
 def to_mcp_tool(server: str, tool: Tool) -> McpTool:
-    description = tool.description or tool.title or f"{tool.name} (MCP server {server})"
+    listed = tool.description or tool.title or ""
+    description = listed or f"{tool.name} (MCP server {server})"
     schema = dict(tool.input_schema) or {"type": "object", "properties": {}}
-    return McpTool(server, tool.name, mcp_model_name(server, tool.name), description, schema)
+    model_name = mcp_model_name(server, tool.name)
+    return McpTool(server, tool.name, model_name, description, schema, listed)
 
 
 def result_text(result: CallToolResult) -> str:

@@ -46,6 +46,9 @@ class RecordedTools:
     def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
         return self.real.needs_approval(allowed, name)
 
+    def withheld(self, name: str) -> str | None:
+        return self.real.withheld(name)
+
     async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:
         """The recorded result, or the real runner's when there is none."""
         pool = self._results[_key(scope.agent_key, name, arguments)]
