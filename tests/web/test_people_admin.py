@@ -44,7 +44,12 @@ def test_invite_approve_role_and_disable(
         expect(row).to_contain_text("Active")
         expect(row.get_by_role("button", name=f"Disable Waiting {tag}")).to_be_focused()
 
-        row.get_by_label(f"Role of Waiting {tag}").select_option("admin")
+        # The select shows the choice at once; the server has it when the PATCH answers.
+        with page.expect_response(
+            lambda r: r.request.method == "PATCH" and "/v1/admin/users/" in r.url
+        ) as patched:
+            row.get_by_label(f"Role of Waiting {tag}").select_option("admin")
+        assert patched.value.ok
         expect(row.get_by_label(f"Role of Waiting {tag}")).to_have_value("admin")
         users = {u["login"]: u for u in server.api("GET", "/v1/admin/users?limit=200")["items"]}
         assert users[waiting]["role"] == "admin"
