@@ -30,9 +30,9 @@ export function showOnce({ title, text, value, name }) {
 
 /** A panel: a heading, an action button, a list that `load` fills (and refills). */
 function panel(title, action, load) {
-  const list = h("div", { class: "panel-list" }, h("p", { class: "loading" }, "Loading…"));
+  const list = h("div", {}, h("p", { class: "loading" }, "Loading…"));
   const el = h("section", { class: "user-panel", "aria-label": title },
-    h("div", { class: "panel-head" }, h("h3", {}, title), action), list);
+    h("div", { class: "user-panel-head" }, h("h3", {}, title), action), list);
   async function refill() {
     try {
       list.replaceChildren(...await load());
@@ -60,8 +60,9 @@ function keyItem(user, key, refill) {
       } }, "Revoke") : null);
 }
 
-/** The user's API keys: prefixes, when made, revoked or not; New key; Revoke. */
-export function keysPanel(user, name) {
+/** The user's API keys: prefixes, when made, revoked or not; New key; Revoke.
+ *  `onCount(n)`: the number of live keys, each time the list is read. */
+export function keysPanel(user, name, onCount = () => {}) {
   const create = async () => {
     try {
       const made = await peopleApi.createKey(user.id);
@@ -73,10 +74,11 @@ export function keysPanel(user, name) {
     }
   };
   const keys = panel("API keys", h("button", { type: "button", class: "small",
-    "aria-label": `New API key for ${name}`, onclick: create }, "+ New key"), async () => {
+    "aria-label": `New key for ${name}`, onclick: create }, "New key"), async () => {
     const items = await peopleApi.keys(user.id);
+    onCount(items.filter((k) => !k.revoked_at).length);
     if (!items.length) return [h("p", { class: "muted" }, "No keys.")];
-    return [h("ul", { class: "plain-list" }, items.map((k) => keyItem(user, k, keys.refill)))];
+    return [h("ul", { class: "user-panel-list" }, items.map((k) => keyItem(user, k, keys.refill)))];
   });
   return keys.el;
 }
@@ -109,11 +111,11 @@ async function setBudget(user, name, refill) {
 /** The user's budgets with what is spent in the current windows; Set; Clear. */
 export function budgetsPanel(user, name) {
   const budgets = panel("Budgets", h("button", { type: "button", class: "small",
-    "aria-label": `Set a budget for ${name}`, onclick: () => setBudget(user, name, budgets.refill) }, "Set budget"),
+    "aria-label": `Set budget for ${name}`, onclick: () => setBudget(user, name, budgets.refill) }, "Set budget"),
   async () => {
     const items = await peopleApi.budgets(user.id);
     if (!items.length) return [h("p", { class: "muted" }, "No budget: no limit.")];
-    return [h("ul", { class: "plain-list" }, items.map((b) => budgetItem(user, b, budgets.refill)))];
+    return [h("ul", { class: "user-panel-list" }, items.map((b) => budgetItem(user, b, budgets.refill)))];
   });
   return budgets.el;
 }

@@ -43,23 +43,24 @@ function userRows(user, change, open, toggle) {
   role.value = user.role;
   const [actionLabel, next] = STATUS_ACTION[user.status] ?? [];
   const detailId = `user-detail-${user.id}`;
+  const count = h("td", {}, String(user.keys?.filter((k) => !k.revoked_at).length ?? 0));
   const row = h("tr", { dataset: { login: user.login } },
     h("th", { scope: "row" }, name),
     h("td", {}, user.login),
     h("td", {}, user.email ?? ""),
     h("td", {}, role),
     h("td", {}, h("span", { class: `badge status-${user.status}` }, label(STATUSES, user.status))),
-    h("td", {}, String(user.keys?.filter((k) => !k.revoked_at).length ?? 0)),
+    count,
     h("td", {}, formatTime(user.created_at)),
     h("td", { class: "user-actions" },
       actionLabel ? h("button", { type: "button", class: "small", "aria-label": `${actionLabel} ${name}`,
         onclick: () => change(user, { status: next }) }, actionLabel) : null, " ",
       h("button", { type: "button", class: "small ghost", "aria-expanded": String(open), "aria-controls": detailId,
-        "aria-label": `Keys and budgets of ${name}`, onclick: () => toggle(user) }, "Keys & budgets")));
+        "aria-label": `Keys and budgets of ${name}`, onclick: () => toggle(user) }, "Keys and budgets")));
   if (!open) return [row];
   return [row, h("tr", { class: "user-detail", id: detailId, dataset: { detailOf: user.login } },
     h("td", { colspan: COLUMNS.length },
-      h("div", { class: "user-panels" }, keysPanel(user, name), budgetsPanel(user, name))))];
+      h("div", { class: "user-panels" }, keysPanel(user, name, (n) => { count.textContent = String(n); }), budgetsPanel(user, name))))];
 }
 
 /** The user list in `main`. */
