@@ -1,7 +1,7 @@
 """The page's one list of people values (apps/web/js/people/values.js) names exactly the
-server's: account roles and statuses, room member roles, room access levels and the OIDC
-sign-in error codes. The server lists them at no route, so the page keeps a copy; this
-test is what keeps the copy from drifting."""
+server's: account roles and statuses, room member roles, room access levels, budget
+periods and the OIDC sign-in error codes. The server lists them at no route, so the page
+keeps a copy; this test is what keeps the copy from drifting."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 from pantheon.db.models import ROOM_ROLES, USER_ROLES, USER_STATUSES
+from pantheon.engine.values import BUDGET_PERIODS
 from pantheon.rooms.access import ACCESS_LEVELS
 from pantheon.users.oidc_errors import SigninError
 
@@ -37,6 +38,7 @@ def test_account_and_member_values_are_the_servers() -> None:
     assert _values("STATUSES") == set(USER_STATUSES)
     assert _values("MEMBER_ROLES") == set(ROOM_ROLES)
     assert _keys("ACCESS") == set(ACCESS_LEVELS)
+    assert _values("BUDGET_PERIODS") == set(BUDGET_PERIODS)
 
 
 def test_every_signin_error_code_has_its_sentence() -> None:

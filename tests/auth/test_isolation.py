@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 from sqlalchemy import select
 
-from pantheon.db.models import User
+from pantheon.db.models import ApiKey, User
 from pantheon.db.uow import unit_of_work
 from pantheon.llm.providers.scripted import ScriptedProvider
 from tests.auth.conftest import Clients
@@ -99,6 +99,7 @@ async def alice_world(users: Clients) -> dict[str, str]:
     assert turn.status_code == 201, turn.text
     async with unit_of_work(users.app.state.services.db, write=False) as db:
         alice_id = await db.scalar(select(User.id).where(User.login == "alice"))
+        key_id = await db.scalar(select(ApiKey.id).where(ApiKey.user_id == alice_id))
     files = {"file": ("secret.txt", b"The secret recipe uses saffron.")}
     document = await alice.post(f"/v1/rooms/{room['id']}/documents", files=files)
     assert document.status_code == 202, document.text
@@ -111,6 +112,7 @@ async def alice_world(users: Clients) -> dict[str, str]:
         "turn_id": turn.json()["id"],
         "message_id": turn.json()["messages"][1]["id"],
         "user_id": str(alice_id),
+        "key_id": str(key_id),
         "document_id": document.json()["id"],
         "model_id": f"room-{room['id']}",
         "response_id": f"resp_{turn.json()['id']}",  # a turn is a Responses API response too

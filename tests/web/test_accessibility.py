@@ -1,7 +1,7 @@
 """axe-core over every view and the dialogs they open, at desktop and phone width, light and
 dark: no serious or critical violation (issue 33 item 19); in keys mode too, the sign-in
 screen, the account menu, change password, the Share dialog, a share link, the admin view
-and its invite form, and the invitation page (issue 35).
+(a person's keys and budgets too) and its invite form, and the invitation page (issue 35).
 
 axe-core comes from apps/web's lockfile (``npm ci`` in apps/web, which ``make lint-web``
 and .ci/run do), injected from node_modules; nothing is fetched. The page's CSP forbids
@@ -234,6 +234,10 @@ def test_no_serious_violation_signed_out_or_in_keys_mode(
         page.goto("/#/admin")
         expect(page.get_by_role("table", name="People")).to_be_visible()
         check(page, f"{name} admin")
+        page.get_by_role("button", name=f"Keys and budgets of Axe {size} {theme}").click()
+        expect(page.get_by_role("region", name="API keys").locator("li")).to_have_count(1)
+        expect(page.get_by_role("region", name="Budgets")).to_contain_text("No budget")
+        check(page, f"{name} admin keys and budgets")
         page.get_by_role("button", name="+ Invite a person").click()
         expect(page.locator("dialog[open]")).to_have_count(1)
         check(page, f"{name} invite form")

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  MEMBER_ROLES, ROLES, STATUSES, canEdit, inviteToken, isOwner, label, signinErrorMessage,
+  BUDGET_PERIODS, MEMBER_ROLES, ROLES, STATUSES, budgetBody, canEdit, inviteToken, isOwner, label,
+  signinErrorMessage, spendText,
 } from "../../../apps/web/js/people/values.js";
 
 test("every set names each value once, with a label", () => {
@@ -48,4 +49,16 @@ test("the invitation token comes from /invite/<token> only", () => {
   assert.equal(inviteToken("/invite/a/b"), null);
   assert.equal(inviteToken("/"), null);
   assert.equal(inviteToken("/x/invite/abc"), null);
+});
+
+test("a budget form becomes the PUT body; nothing set or a bad amount is refused", () => {
+  assert.deepEqual(budgetBody({ daily_usd: "5", monthly_usd: "", room_id: "" }), { daily_usd: 5 });
+  assert.deepEqual(budgetBody({ daily_usd: " 0 ", monthly_usd: "50.5", room_id: " r1 " }),
+    { daily_usd: 0, monthly_usd: 50.5, room_id: "r1" });
+  assert.throws(() => budgetBody({ daily_usd: "", monthly_usd: "  " }), /daily or a monthly/);
+  assert.throws(() => budgetBody({ daily_usd: "-1" }), /Daily limit/);
+  assert.throws(() => budgetBody({ monthly_usd: "lots" }), /Monthly limit/);
+  assert.deepEqual(BUDGET_PERIODS.map((p) => p.value), ["day", "month"]);
+  assert.equal(spendText({ period: "day", spent_usd: 1.2, limit_usd: 5 }), "Daily: $1.20 of $5.00 spent");
+  assert.equal(spendText({ period: "month", spent_usd: 0, limit_usd: 50 }), "Monthly: $0.00 of $50.00 spent");
 });

@@ -52,6 +52,10 @@ class UserRepository(Repository):
             found[key.user_id].append(key)
         return found
 
+    async def key(self, key_id: str | uuid.UUID) -> ApiKey | None:
+        ident = as_uuid(key_id)
+        return None if ident is None else await self.session.get(ApiKey, ident)
+
     async def key_by_prefix(self, prefix: str) -> ApiKey | None:
         return await self.session.scalar(select(ApiKey).where(ApiKey.prefix == prefix))
 

@@ -17,9 +17,14 @@ DisplayName = Annotated[str, Field(max_length=200)]
 
 
 class KeyRead(ReadSchema):
-    prefix: str
+    id: uuid.UUID
+    prefix: str = Field(description="The key's first 11 characters, stored in clear")
     created_at: datetime
     revoked_at: datetime | None
+
+
+class KeyCreated(KeyRead):
+    key: str = Field(description="The whole key: shown this once; only its hash is kept")
 
 
 class UserRead(ReadSchema):

@@ -81,6 +81,30 @@ class UserService:
         await self.repo.session.flush()
         return key, row
 
+    async def keys_of(self, user_id: str) -> list[ApiKey]:
+        """A user's keys, oldest first, revoked ones included; 404 for an unknown user."""
+        user = await self.user(user_id)
+        return (await self.repo.keys_of([user.id]))[user.id]
+
+    async def add_key(self, user_id: str) -> tuple[str, ApiKey]:
+        """A new key for the user with this id (``create_key`` by login)."""
+        return await self.create_key((await self.user(user_id)).login)
+
+    async def revoke_key_of(self, user_id: str, key_id: str) -> ApiKey:
+        """Revoke one of the user's keys by its id: 404 unless the key is theirs (so a key
+        id never reveals another user's key)."""
+        user = await self.user(user_id)
+        row = await self.repo.key(key_id)
+        if row is None or row.user_id != user.id:
+            raise not_found("API key", key_id)
+        return await self.revoke_key(row.prefix)
+
+    async def user(self, user_id: str | uuid.UUID) -> User:
+        user = await self.repo.get(user_id)
+        if user is None:
+            raise not_found("user", user_id)
+        return user
+
     async def revoke_key(self, prefix: str) -> ApiKey:
         """Revoke by prefix; revoking twice keeps the first revocation time."""
         row = await self.repo.key_by_prefix(prefix)
@@ -112,9 +136,7 @@ class UserService:
 
     async def usage(self, user_id: str | uuid.UUID, days: int) -> UsageRead:
         """Tokens and cost per day and model over the last ``days`` days (UTC)."""
-        user = await self.repo.get(user_id)
-        if user is None:
-            raise not_found("user", user_id)
+        user = await self.user(user_id)
         since = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
         since -= timedelta(days=days - 1)
         rows = await self.repo.usage(user.id, since)

@@ -26,7 +26,7 @@ export function showModal(dialog, onClose = () => {}) {
 
 /**
  * fields: [{name, label, type: text|textarea|select|number|checkbox, value, options: [{value,label}],
- *           required, pattern, placeholder, hint}], or a custom control {name, element, read()}
+ *           required, pattern, placeholder, hint, min, step}], or a custom control {name, element, read()}
  *           (its value is read() when submitted; read() returning undefined leaves it out).
  * onSubmit(values) may throw; its message is shown and the dialog stays open.
  * Resolves with onSubmit's result, or null when cancelled.
@@ -95,6 +95,8 @@ function fieldInput(field) {
     placeholder: field.placeholder,
     pattern: field.pattern,
     maxlength: field.maxlength,
+    min: field.min,
+    step: field.step,
   };
   if (field.type === "textarea") {
     const el = h("textarea", { ...common, rows: field.rows ?? 5 });

@@ -1,35 +1,18 @@
 // The admin view (#/admin, admins only): every user with their role and status; invite a
 // person (POST /v1/admin/users, then their one-time /invite/<token> link to pass on),
-// approve a pending person, change a role, disable and enable (PATCH /v1/admin/users/{id}).
-// The page has no keys or budgets screen: those stay on the CLI and the API (linked).
+// approve a pending person, change a role, disable and enable (PATCH /v1/admin/users/{id});
+// under a person's row, their API keys and budgets (admin-panels.js).
 
-import { copyButton } from "../core/clipboard.js";
-import { formDialog, showModal } from "../core/dialogs.js";
+import { formDialog } from "../core/dialogs.js";
 import { h } from "../core/dom.js";
 import { notifyError } from "../core/notify.js";
 import { formatTime } from "../text/format.js";
+import { budgetsPanel, keysPanel, showOnce } from "./admin-panels.js";
 import { peopleApi } from "./people-api.js";
 import { ROLES, STATUSES, label } from "./values.js";
 
 /** The action a user's status offers: approve, disable or enable (the next status). */
 const STATUS_ACTION = { pending: ["Approve", "active"], active: ["Disable", "disabled"], disabled: ["Enable", "active"] };
-
-function showInviteLink(user, inviteUrl) {
-  const url = new URL(inviteUrl, location.origin).href;
-  const dialog = h("dialog", { class: "modal", "aria-label": `Invitation for ${user.login}` },
-    h("div", { class: "dialog-form" },
-      h("h2", {}, `Invitation for ${user.display_name || user.login}`),
-      h("p", { class: "dialog-text" }, "Send this link to them: it sets their password once. It is shown only now."),
-      h("div", { class: "share-url" },
-        h("input", { type: "text", readonly: true, value: url, "aria-label": "Invitation link" }),
-        copyButton(() => url, "Copy invitation link")),
-      h("div", { class: "dialog-actions" },
-        h("button", { type: "button", class: "primary", onclick: () => dialog.close() }, "Done"))));
-  return new Promise((resolve) => {
-    showModal(dialog, resolve);
-    dialog.querySelector("input").focus();
-  });
-}
 
 async function invite(redraw) {
   const made = await formDialog({
@@ -45,25 +28,39 @@ async function invite(redraw) {
   });
   if (!made) return;
   await redraw();
-  await showInviteLink(made.user, made.invite_url);
+  await showOnce({ title: `Invitation for ${made.user.display_name || made.user.login}`,
+    text: "Send this link to them: it sets their password once. It is shown only now.",
+    value: new URL(made.invite_url, location.origin).href, name: "Invitation link" });
 }
 
-function userRow(user, change) {
+const COLUMNS = ["Name", "Login", "Email", "Role", "Status", "Keys", "Since", "Actions"];
+
+/** A user's row, and under it (when `open`) their Keys and Budgets panels. */
+function userRows(user, change, open, toggle) {
   const name = user.display_name || user.login;
   const role = h("select", { "aria-label": `Role of ${name}`, onchange: (e) => change(user, { role: e.target.value }) },
     ROLES.map((r) => h("option", { value: r.value }, r.label)));
   role.value = user.role;
   const [actionLabel, next] = STATUS_ACTION[user.status] ?? [];
-  return h("tr", { dataset: { login: user.login } },
+  const detailId = `user-detail-${user.id}`;
+  const count = h("td", {}, String(user.keys?.filter((k) => !k.revoked_at).length ?? 0));
+  const row = h("tr", { dataset: { login: user.login } },
     h("th", { scope: "row" }, name),
     h("td", {}, user.login),
     h("td", {}, user.email ?? ""),
     h("td", {}, role),
     h("td", {}, h("span", { class: `badge status-${user.status}` }, label(STATUSES, user.status))),
-    h("td", {}, String(user.keys?.filter((k) => !k.revoked_at).length ?? 0)),
+    count,
     h("td", {}, formatTime(user.created_at)),
-    h("td", { class: "user-actions" }, actionLabel ? h("button", { type: "button", class: "small",
-      "aria-label": `${actionLabel} ${name}`, onclick: () => change(user, { status: next }) }, actionLabel) : null));
+    h("td", { class: "user-actions" },
+      actionLabel ? h("button", { type: "button", class: "small", "aria-label": `${actionLabel} ${name}`,
+        onclick: () => change(user, { status: next }) }, actionLabel) : null, " ",
+      h("button", { type: "button", class: "small ghost", "aria-expanded": String(open), "aria-controls": detailId,
+        "aria-label": `Keys and budgets of ${name}`, onclick: () => toggle(user) }, "Keys and budgets")));
+  if (!open) return [row];
+  return [row, h("tr", { class: "user-detail", id: detailId, dataset: { detailOf: user.login } },
+    h("td", { colspan: COLUMNS.length },
+      h("div", { class: "user-panels" }, keysPanel(user, name, (n) => { count.textContent = String(n); }), budgetsPanel(user, name))))];
 }
 
 /** The user list in `main`. */
@@ -72,10 +69,15 @@ export async function showAdmin(main) {
   const el = h("section", { class: "admin-view" },
     h("div", { class: "admin-head" }, h("h1", {}, "People"),
       h("button", { type: "button", class: "primary", onclick: () => invite(draw) }, "+ Invite a person")),
-    body,
-    h("p", { class: "muted" }, "API keys and budgets are managed with ", h("code", {}, "pantheon users"),
-      " and the admin API (", h("a", { href: "/docs#/admin" }, "API docs"), ")."));
+    body);
   main.replaceChildren(el);
+  const open = new Set(); // the ids of the users whose panels are shown
+
+  function toggle(user) {
+    if (open.has(user.id)) open.delete(user.id);
+    else open.add(user.id);
+    return draw().then(() => body.querySelector(`tr[data-login="${CSS.escape(user.login)}"] [aria-controls]`)?.focus());
+  }
 
   async function change(user, data) {
     try {
@@ -92,9 +94,8 @@ export async function showAdmin(main) {
       const users = await peopleApi.users();
       if (!el.isConnected) return;
       body.replaceChildren(h("table", { class: "users-table", "aria-label": "People" },
-        h("thead", {}, h("tr", {}, ["Name", "Login", "Email", "Role", "Status", "Keys", "Since", "Actions"]
-          .map((t) => h("th", { scope: "col" }, t)))),
-        h("tbody", {}, users.map((u) => userRow(u, change)))));
+        h("thead", {}, h("tr", {}, COLUMNS.map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", {}, users.map((u) => userRows(u, change, open.has(u.id), toggle)))));
     } catch (err) {
       body.replaceChildren(h("p", { class: "form-error", role: "alert" }, err.message));
     }

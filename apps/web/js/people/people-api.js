@@ -1,5 +1,5 @@
 // The people routes (docs/adr/0040 and issue 35): sign-in, the caller, room sharing, share
-// links and the admin's user list. One function per route, like core/api.js.
+// links and the admin's users, keys and budgets. One function per route, like core/api.js.
 
 import { allPages, request } from "../core/api.js";
 
@@ -34,4 +34,11 @@ export const peopleApi = {
   users: () => allPages("/v1/admin/users"),
   invite: (data) => request("POST", "/v1/admin/users", data),
   updateUser: (userId, data) => request("PATCH", `/v1/admin/users/${id(userId)}`, data),
+  keys: (userId) => request("GET", `/v1/admin/users/${id(userId)}/keys`).then((page) => page.items),
+  createKey: (userId) => request("POST", `/v1/admin/users/${id(userId)}/keys`),
+  revokeKey: (userId, keyId) => request("DELETE", `/v1/admin/users/${id(userId)}/keys/${id(keyId)}`),
+  budgets: (userId) => request("GET", `/v1/admin/users/${id(userId)}/budgets`).then((page) => page.items),
+  setBudget: (userId, body) => request("PUT", `/v1/admin/users/${id(userId)}/budgets`, body),
+  clearBudget: (userId, roomId) => request("DELETE",
+    `/v1/admin/users/${id(userId)}/budgets${roomId ? `?room_id=${id(roomId)}` : ""}`),
 };

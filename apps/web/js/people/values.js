@@ -3,7 +3,8 @@
 // API), and the sign-in error codes the OIDC callback puts in /?signin_error=<code>. The
 // server does not list these at a route, so the page keeps this one copy; every picker,
 // badge and message reads it, and tests/test_web_values.py checks it against the server's
-// (pantheon/db/models.py, rooms/access.py, users/oidc_errors.py). Pure: node-tested.
+// (pantheon/db/models.py, rooms/access.py, users/oidc_errors.py, engine/values.py budget
+// periods). Pure: node-tested.
 
 /** Account roles, in the order a picker shows them. */
 export const ROLES = Object.freeze([
@@ -22,6 +23,12 @@ export const STATUSES = Object.freeze([
 export const MEMBER_ROLES = Object.freeze([
   { value: "viewer", label: "Can view" },
   { value: "editor", label: "Can edit" },
+]);
+
+/** A budget's periods (a limit per UTC day and per UTC month; docs/budgets.md). */
+export const BUDGET_PERIODS = Object.freeze([
+  { value: "day", label: "Daily", field: "daily_usd" },
+  { value: "month", label: "Monthly", field: "monthly_usd" },
 ]);
 
 /** A room read's `access`: the caller's own standing in it. */
@@ -68,4 +75,28 @@ export function isOwner(room) {
 export function inviteToken(pathname) {
   const match = /^\/invite\/([^/]+)\/?$/.exec(pathname || "");
   return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** The body of PUT /v1/admin/users/{id}/budgets from the form's text values (USD; empty:
+ *  no limit for that period; `room_id` empty: all rooms). Throws when nothing is set or a
+ *  limit is not a number of dollars at or above 0. */
+export function budgetBody(form) {
+  const body = {};
+  for (const { label: name, field } of BUDGET_PERIODS) {
+    const text = String(form[field] ?? "").trim();
+    if (!text) continue;
+    const usd = Number(text);
+    if (!Number.isFinite(usd) || usd < 0) throw new Error(`${name} limit: a number of dollars, 0 or more.`);
+    body[field] = usd;
+  }
+  if (!Object.keys(body).length) throw new Error("Set a daily or a monthly limit (Clear lifts a budget).");
+  const room = String(form.room_id ?? "").trim();
+  if (room) body.room_id = room;
+  return body;
+}
+
+/** One limit of a budget as the page says it: "Daily: $1.20 of $5.00 spent". */
+export function spendText(spend) {
+  const money = (usd) => `$${Number(usd).toFixed(2)}`;
+  return `${label(BUDGET_PERIODS, spend.period)}: ${money(spend.spent_usd)} of ${money(spend.limit_usd)} spent`;
 }
