@@ -43,7 +43,8 @@ class Begun:
 
 async def begin(http: httpx2.AsyncClient, config: McpServerConfig, redirect_uri: str) -> Begun:
     """Everything up to the authorization URL the user's browser opens."""
-    assert config.url is not None and config.oauth is not None
+    assert config.url is not None
+    assert config.oauth is not None
     found = await discover(http, config.url)
     wanted = config.oauth.scopes or tuple(found.protected.scopes_supported or ())
     scope = " ".join(wanted) or None
