@@ -6,7 +6,8 @@ defaults are ``settings.tools.timeout_s`` and ``settings.tools.mcp_connect_timeo
 ``auth = "oauth"`` (HTTP only): each user connects their own account (docs/adr/0047);
 ``scopes``, and ``client_id`` with ``client_secret_env`` for a pre-registered client
 (else dynamic client registration). ``${VAR}`` in a header or env value is replaced from
-the process environment; a variable that is not set is a startup error. Every error names the file and the server.
+the process environment; a variable that is not set is a startup error. Every error names
+the file and the server.
 Commands come only from this file, which only the operator writes: never from the API.
 """
 

@@ -224,3 +224,15 @@ def _reason(exc: Exception) -> str:
     if isinstance(exc, httpx2.HTTPError):
         return f"the authorization server could not be reached ({type(exc).__name__})"
     return str(exc)
+
+
+def open_store(
+    db: Database, secret: str | None, servers: Mapping[str, McpServerConfig], timeout_s: float
+) -> OAuthConnections:
+    """The store for ``servers``' oauth ones; ``ValueError`` at startup when one is
+    configured and ``PANTHEON_SECRET_KEY`` is missing or too short."""
+    wanted = any(c.oauth is not None for c in servers.values())
+    sealer = Sealer(secret) if wanted and secret is not None else None
+    if wanted and sealer is None:
+        raise ValueError('an [mcp_servers.NAME] with auth = "oauth" needs PANTHEON_SECRET_KEY')
+    return OAuthConnections(db, sealer, servers, timeout_s)
