@@ -7,6 +7,7 @@ registered (RFC 7591). Every request runs under the caller's ``httpx2`` deadline
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import httpx2
 from mcp.client.auth.exceptions import OAuthFlowError
@@ -80,6 +81,16 @@ async def _server_metadata(http: httpx2.AsyncClient, issuer: str, url: str) -> O
     raise OAuthFlowError(f"no authorization-server metadata for {issuer}")
 
 
+def _secret_method(server: OAuthMetadata) -> Literal["client_secret_basic", "client_secret_post"]:
+    """How a client with a secret authenticates at the token endpoint: Basic unless the
+    server lists only POST; absent, the list means Basic alone (RFC 8414 section 2), and
+    some servers accept POST for the code but not for a refresh."""
+    supported = server.token_endpoint_auth_methods_supported or ["client_secret_basic"]
+    if "client_secret_basic" not in supported and "client_secret_post" in supported:
+        return "client_secret_post"
+    return "client_secret_basic"
+
+
 async def client_for(
     http: httpx2.AsyncClient,
     config: McpServerConfig,
@@ -93,7 +104,7 @@ async def client_for(
     assert oauth is not None
     redirect = [AnyUrl(redirect_uri)]
     if oauth.client_id is not None:
-        method = "client_secret_post" if oauth.client_secret else "none"
+        method = _secret_method(found.server) if oauth.client_secret else "none"
         return OAuthClientInformationFull(
             client_id=oauth.client_id,
             client_secret=oauth.client_secret,
@@ -110,7 +121,7 @@ async def client_for(
         client_name=CLIENT_NAME,
         scope=scope,
         grant_types=["authorization_code", "refresh_token"],
-        token_endpoint_auth_method="client_secret_post",
+        token_endpoint_auth_method=_secret_method(found.server),
     )
     request = create_client_registration_request(found.server, metadata, str(found.server.issuer))
     registered = await handle_registration_response(await http.send(request))

@@ -22,7 +22,8 @@ from pantheon.tools.results import failure
 
 def not_connected(server: str) -> str:
     return (
-        f"MCP server {server} needs your own account and you have not connected it: "
+        f"MCP server {server} needs your own account, and you have not connected it (or "
+        "its connection expired and could not be renewed): "
         f"connect it with POST /v1/connections/{server} (or in account settings), then retry"
     )
 
