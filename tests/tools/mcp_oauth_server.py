@@ -42,8 +42,8 @@ def build(issuer: str, port: int) -> MCPServer:
         "pantheon-oauth-test",
         token_verifier=UserinfoVerifier(issuer),
         auth=AuthSettings(
-            issuer_url=issuer,  # type: ignore[arg-type]
-            resource_server_url=f"http://127.0.0.1:{port}/mcp",  # type: ignore[arg-type]
+            issuer_url=issuer,
+            resource_server_url=f"http://127.0.0.1:{port}/mcp",
             validate_token_resource=False,  # the mock ignores `resource` (no audience)
         ),
     )
@@ -52,7 +52,9 @@ def build(issuer: str, port: int) -> MCPServer:
     async def whoami() -> str:
         """The subject of the token this call came with."""
         token = get_access_token()
-        return token.subject or "<none>" if token is not None else "<anonymous>"
+        if token is None:
+            return "<anonymous>"
+        return token.subject or "<no subject>"
 
     @server.tool()
     async def add(a: int, b: int) -> int:
