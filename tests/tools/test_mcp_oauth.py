@@ -8,8 +8,10 @@ no token reaches the events or the API answers."""
 from __future__ import annotations
 
 import json
+import logging
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, tool_call
@@ -39,8 +41,9 @@ async def _stored_tokens(app: FastAPI) -> list[str]:
 
 
 async def test_a_user_connects_and_their_agent_calls_the_tool_as_them(
-    world: World, scripted: ScriptedProvider
+    world: World, scripted: ScriptedProvider, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG)
     scripted.script(_whoami)
     before = (await world.alice.get("/v1/connections")).json()
     assert before == {
@@ -61,6 +64,7 @@ async def test_a_user_connects_and_their_agent_calls_the_tool_as_them(
     tokens = await _stored_tokens(world.app)
     assert tokens, "the connection holds an access token"
     seen = json.dumps(events) + listed.text + (await world.alice.get("/v1/tools")).text
+    seen += caplog.text
     for token in tokens:
         assert token not in seen
 
