@@ -112,13 +112,20 @@ async def stored(app: FastAPI) -> list[tuple[McpOAuthConnection, dict[str, Any]]
 
 
 @contextlib.asynccontextmanager
-async def silent_server() -> AsyncIterator[str]:
-    """A local HTTP endpoint that accepts connections and never answers; yields its URL."""
+async def silent_server(*, trickle: bool = False) -> AsyncIterator[str]:
+    """A local HTTP endpoint that accepts connections and never answers (or, ``trickle``,
+    starts an answer and sends one byte of it every 0.3 s); yields its URL."""
     held: list[asyncio.StreamWriter] = []
 
     async def hold(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         held.append(writer)
         await reader.read(65536)
+        if trickle:
+            writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n")
+            while not writer.is_closing():
+                writer.write(b"{")
+                await writer.drain()
+                await asyncio.sleep(0.3)
 
     server = await asyncio.start_server(hold, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import anyio
 import httpx
+import pytest
 from sqlalchemy import select, update
 
 from pantheon.db.base import utcnow
@@ -97,12 +98,13 @@ async def _point_connect_at(world: World, token_endpoint: str) -> None:
         row.sealed_flow = Sealer(SECRET).seal(json.dumps(flow))
 
 
+@pytest.mark.parametrize("trickle", [False, True], ids=["silent", "trickling"])
 async def test_a_token_endpoint_that_never_answers_fails_the_callback_in_time(
-    world: World,
+    world: World, trickle: bool
 ) -> None:
     started = await world.alice.post("/v1/connections/remote")
     back = world.provider.authorize(started.json()["url"], "alice-at-provider")
-    async with silent_server() as silent:
+    async with silent_server(trickle=trickle) as silent:
         await _point_connect_at(world, f"{silent}/token")
         clock = time.monotonic()
         with anyio.fail_after(BOUND_S):

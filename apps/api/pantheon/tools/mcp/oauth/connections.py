@@ -9,9 +9,11 @@ import hashlib
 import logging
 import uuid
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import anyio
 import httpx2
 from mcp.client.auth.exceptions import OAuthFlowError, OAuthRegistrationError, OAuthTokenError
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
@@ -28,7 +30,16 @@ from pantheon.tools.mcp.oauth.sealing import Sealer
 log = logging.getLogger(__name__)
 CONNECT_TTL = timedelta(minutes=10)
 REFRESH_MARGIN = timedelta(seconds=30)
-OAUTH_ERRORS = (OAuthFlowError, OAuthRegistrationError, OAuthTokenError, httpx2.HTTPError)
+OAUTH_ERRORS = (
+    OAuthFlowError,
+    OAuthRegistrationError,
+    OAuthTokenError,
+    httpx2.HTTPError,
+    TimeoutError,
+)
+# A connect's discovery makes several requests; an exchange as a whole gets this many
+# request deadlines.
+WHOLE_EXCHANGE_REQUESTS = 3
 
 
 class ConnectFailed(Exception):
@@ -63,6 +74,11 @@ class OAuthConnections:
     def _http(self) -> httpx2.AsyncClient:
         return httpx2.AsyncClient(timeout=self._timeout_s, follow_redirects=False)
 
+    def _deadline(self) -> AbstractContextManager[anyio.CancelScope]:
+        """The whole of one exchange: each request's own timeout bounds only each read,
+        so a server that trickles bytes would otherwise stretch it without end."""
+        return anyio.fail_after(self._timeout_s * WHOLE_EXCHANGE_REQUESTS)
+
     def _seal(self) -> Sealer:
         if self._sealer is None:
             raise ConnectFailed("PANTHEON_SECRET_KEY is not set: OAuth connections are off")
@@ -86,8 +102,9 @@ class OAuthConnections:
         """The authorization URL for ``user_id``'s browser; the flow is kept server-side."""
         sealer = self._seal()
         try:
-            async with self._http() as http:
-                begun = await begin(http, self.servers[server], redirect_uri)
+            with self._deadline():
+                async with self._http() as http:
+                    begun = await begin(http, self.servers[server], redirect_uri)
         except OAUTH_ERRORS as exc:
             raise ConnectFailed(f"MCP server {server}: {_reason(exc)}") from None
         now = utcnow()
@@ -122,8 +139,9 @@ class OAuthConnections:
             raise ConnectFailed("the connect was sealed under another PANTHEON_SECRET_KEY")
         flow = Flow.model_validate_json(opened)
         try:
-            async with self._http() as http:
-                token = await finish(http, flow, code)
+            with self._deadline():
+                async with self._http() as http:
+                    token = await finish(http, flow, code)
         except OAUTH_ERRORS as exc:
             raise ConnectFailed(f"MCP server {server}: {_reason(exc)}") from None
         await self._save(row.user_id, server, token, flow.client, flow.metadata, flow.resource)
@@ -170,8 +188,9 @@ class OAuthConnections:
         metadata = OAuthMetadata.model_validate(row.client["metadata"])
         resource = str(row.client["resource"])
         try:
-            async with self._http() as http:
-                renewed = await refresh(http, client, metadata, resource, token)
+            with self._deadline():
+                async with self._http() as http:
+                    renewed = await refresh(http, client, metadata, resource, token)
         except OAUTH_ERRORS as exc:
             log.info("mcp %s: refresh failed for a user: %s", server, _reason(exc))
             return None
@@ -219,7 +238,7 @@ class OAuthConnections:
 
 
 def _reason(exc: Exception) -> str:
-    if isinstance(exc, httpx2.TimeoutException):
+    if isinstance(exc, httpx2.TimeoutException | TimeoutError):
         return "the authorization server did not answer in time (mcp_oauth_timeout_s)"
     if isinstance(exc, httpx2.HTTPError):
         return f"the authorization server could not be reached ({type(exc).__name__})"
