@@ -10,6 +10,7 @@ from sqlalchemy import Connection
 from pantheon.db import (  # noqa: F401
     eval_models,
     invite_models,
+    mcp_connection_models,
     models,
     oidc_models,
     share_models,

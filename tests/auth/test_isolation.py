@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import uuid
 from typing import Any
 
 import httpx
@@ -37,6 +38,7 @@ PUBLIC = {
     ("GET", "/auth/oidc/{name}/login"),
     ("GET", "/auth/oidc/{name}/callback"),
     ("GET", "/v1/shared/{token}"),
+    ("GET", "/v1/connections/{server}/callback"),  # the state is the credential (ADR 0046)
 }
 # The caller's own account: bob's key reaches only bob (no password: the change is refused).
 OWN = {("GET", "/v1/me"): 200, ("POST", "/auth/logout"): 204, ("POST", "/v1/me/password"): 403}
@@ -56,6 +58,7 @@ COLLECTIONS = {
     ("GET", "/v1/evals/datasets"),
     ("POST", "/v1/evals/datasets"),
     ("GET", "/v1/people"),  # people to share with: bob finds only himself by his name
+    ("GET", "/v1/connections"),  # bob's own MCP OAuth connections (tests/tools/test_mcp_oauth.py)
 }
 EVAL_CASE = {"id": "c", "message": "secret?", "facts": ["saffron"]}
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -113,6 +116,8 @@ async def alice_world(users: Clients) -> dict[str, str]:
         "message_id": turn.json()["messages"][1]["id"],
         "user_id": str(alice_id),
         "key_id": str(key_id),
+        "server": "alices-files",  # no oauth server here: the routes answer 404
+        "pin_id": str(uuid.uuid4()),  # admin routes: refused before any pin is looked up
         "document_id": document.json()["id"],
         "model_id": f"room-{room['id']}",
         "response_id": f"resp_{turn.json()['id']}",  # a turn is a Responses API response too

@@ -11,6 +11,7 @@ from sqlalchemy import Connection, inspect
 from pantheon.db import (  # noqa: F401
     eval_models,
     invite_models,
+    mcp_connection_models,
     models,
     oidc_models,
     share_models,
@@ -28,6 +29,7 @@ TABLES = {
     "budgets", "spend_counters", "spend_holds", "turn_decisions",
     "eval_datasets", "eval_runs", "eval_results", "response_requests", "login_sessions",
     "oidc_identities", "oidc_logins", "session_shares", "invites", "room_members", "mcp_tool_pins",
+    "mcp_connections", "mcp_connects",
 }  # fmt: skip
 
 

@@ -34,7 +34,9 @@ async def test_an_agent_with_tools_but_no_toolbox_just_answers(
 
 
 class BrokenDefinitions(TestTools):
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
         raise RuntimeError("registry exploded")
 
 

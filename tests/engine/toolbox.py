@@ -63,7 +63,9 @@ class TestTools:
         if unknown:
             raise ValueError(f"unknown tool(s) {unknown}; available: {sorted(self.tools)}")
 
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
         schema = {"type": "object", "properties": {"expression": {"type": "string"}}}
         names = [entry.removesuffix("!") for entry in allowed]
         return [ToolDefinition(n, f"the {n} tool", schema) for n in names if n in self.tools]

@@ -10,12 +10,18 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
 
 from pantheon.settings import Settings, ToolSettings
 from pantheon.tools.toolbox import ToolBox, open_toolbox
+
+if TYPE_CHECKING:  # oauth_servers imports this module
+    from tests.app_factory import AppWith
+    from tests.auth.oidc_provider import MockProvider
+    from tests.tools.oauth_servers import World
 
 SERVER_SCRIPT = Path(__file__).with_name("mcp_server.py")
 STDIO_COMMAND = f'["{sys.executable}", "{SERVER_SCRIPT}", "stdio"]'
@@ -96,3 +102,23 @@ async def wait_until_available(toolbox: ToolBox, server: str, timeout_s: float =
             if rows and all(r.available for r in rows):
                 return
             await anyio.sleep(0.1)
+
+
+@pytest.fixture(scope="module")
+def oauth_processes() -> Iterator[tuple[MockProvider, str]]:
+    """``oidc-provider-mock`` and the protected MCP server, shared by a module's tests."""
+    from tests.tools.oauth_servers import provider_and_server
+
+    with provider_and_server() as started:
+        yield started
+
+
+@pytest.fixture
+async def world(
+    app_with: AppWith, tmp_path: Path, oauth_processes: tuple[MockProvider, str]
+) -> AsyncIterator[World]:
+    """The app with alice and bob and the protected server as ``remote`` (auth = "oauth")."""
+    from tests.tools.oauth_servers import oauth_world
+
+    async with oauth_world(app_with, tmp_path, *oauth_processes) as started:
+        yield started

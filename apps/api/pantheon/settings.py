@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -95,6 +95,9 @@ class ToolSettings(BaseModel):
     mcp_tools_ttl_s: float = Field(default=300.0, gt=0, description="Tool list cache lifetime")
     mcp_backoff_base_s: float = Field(default=1.0, gt=0, description="First reconnect delay")
     mcp_backoff_max_s: float = Field(default=60.0, gt=0, description="Longest reconnect delay")
+    mcp_oauth_timeout_s: float = Field(
+        default=10.0, gt=0, le=120.0, description="One request to an MCP server's OAuth server"
+    )
 
 
 class LimitSettings(BaseModel):
@@ -265,6 +268,9 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # json: one JSON object per line with turn_id, session_id, trace_id (docs/observability.md).
     log_format: Literal["text", "json"] = "text"
+    # Encrypts per-user MCP OAuth tokens at rest (docs/security.md); needed by any
+    # [mcp_servers.NAME] with auth = "oauth". Changing it makes stored tokens unreadable.
+    secret_key: SecretStr | None = None
 
     llm: LLMSettings = LLMSettings()
     orchestrator: OrchestratorSettings = OrchestratorSettings()

@@ -184,7 +184,7 @@ class AgentLoop:
             return []
         try:
             async with asyncio.timeout(self.snapshot.tool_limits.timeout_s):
-                return await self.tools.definitions(run.speaker.tools)
+                return await self.tools.definitions(run.speaker.tools, self._scope(run))
         except Exception:
             logger.exception("turn %s: tool definitions failed", self.snapshot.turn_id)
             return []

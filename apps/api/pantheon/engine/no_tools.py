@@ -12,7 +12,9 @@ from pantheon.llm.types import ToolDefinition
 class NoTools:
     """Offers nothing; a call (a model inventing a tool) gets ``ok=False``."""
 
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
         return []
 
     async def call(self, name: str, arguments: Mapping[str, Any], scope: ToolScope) -> ToolResult:

@@ -42,9 +42,11 @@ class ToolResult:
 
 
 class ToolRunner(Protocol):
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
         """The model-visible tools for an agent's ``tools`` entries (``calculator``,
-        ``server.tool``, ``server.*``); entries that are unavailable right now are left
+        ``server.tool``, ``server.*``) as seen by ``scope``'s user; unavailable entries are left
         out. Never raises for a missing or unreachable tool."""
         ...
 

@@ -51,6 +51,8 @@ from pantheon.sessions.share_routes import router as share_router
 from pantheon.turns.routes import router as turns_router
 from pantheon.usage.routes import router as usage_router
 from pantheon.users.access import allowed_aliases, user_allowlist
+from pantheon.users.connections_routes import callback_router as connection_callback_router
+from pantheon.users.connections_routes import router as connections_router
 from pantheon.users.invites import invite_router
 from pantheon.users.oidc_routes import oidc_router
 from pantheon.users.people import router as people_router
@@ -243,6 +245,10 @@ def mount_routers(app: FastAPI, shapes: ErrorShapes, doors: Sequence[Door]) -> N
     app.include_router(shared_router, responses=error_responses(404, 422))  # public (ADR 0042)
     app.include_router(usage_router, dependencies=auth, responses=error_responses(401, 404, 422))
     app.include_router(tools_router, dependencies=auth, responses=error_responses(401, 422))
+    app.include_router(
+        connections_router, dependencies=auth, responses=error_responses(401, 404, 503)
+    )
+    app.include_router(connection_callback_router, responses=error_responses(404))  # public
     turns = error_responses(401, 402, 404, 409, 413, 422, 429, 503)
     app.include_router(turns_router, dependencies=auth, responses=turns)
     app.include_router(knowledge_router, dependencies=auth, responses=KNOWLEDGE_ERRORS)

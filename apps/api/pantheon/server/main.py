@@ -31,6 +31,7 @@ from pantheon.server.gc_freeze import startup_objects_frozen
 from pantheon.server.web import mount_web
 from pantheon.settings import Settings
 from pantheon.text import CleanQueryStrings
+from pantheon.tools.mcp.oauth.connections import open_store
 from pantheon.tools.toolbox import open_toolbox
 from pantheon.turns.service import TurnService
 from pantheon.users.auth import Principal, ensure_local_user
@@ -85,6 +86,13 @@ def create_app(
             try:
                 # MCP connections outlive every turn: they close after running turns finish.
                 async with open_toolbox(settings, db=db) as toolbox:
+                    secret = settings.secret_key
+                    toolbox.per_user.store = open_store(
+                        db,
+                        secret.get_secret_value() if secret is not None else None,
+                        toolbox.per_user.configs,
+                        settings.tools.mcp_oauth_timeout_s,
+                    )
                     toolbox.registry.register(
                         make_search_knowledge(
                             db, knowledge.embedder, knowledge.vector_cache, knowledge.pgvector

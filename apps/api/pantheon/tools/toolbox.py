@@ -27,6 +27,7 @@ from pantheon.tools.entries import ToolEntry, parse_entry, validate_entries
 from pantheon.tools.mcp.config import load_mcp_servers
 from pantheon.tools.mcp.connection import McpConnection, ServerDown
 from pantheon.tools.mcp.convert import McpTool
+from pantheon.tools.mcp.oauth.per_user import UserConnections, not_connected
 from pantheon.tools.mcp.pin_store import PinStore
 from pantheon.tools.mcp.pins import Quarantine
 from pantheon.tools.names import mcp_model_name
@@ -72,6 +73,7 @@ class ToolBox:
         connections: Mapping[str, McpConnection],
         settings: ToolSettings,
         pins: PinStore | None = None,
+        user_connections: UserConnections | None = None,
     ) -> None:
         self.registry = registry
         self._connections = dict(connections)
@@ -80,22 +82,33 @@ class ToolBox:
         # Model-visible names of quarantined tools, with why, as the last listings found.
         self._withheld: dict[str, str] = {}
         self._pins_unreadable: dict[str, str] = {}  # servers held back: pins unreadable
+        # auth = "oauth" servers: one connection per user, with that user's token.
+        self.per_user = user_connections or UserConnections({}, settings, _no_spawn)
 
     def builtin_names(self) -> list[str]:
         return self.registry.names()
 
     def server_names(self) -> list[str]:
-        return sorted(self._connections)
+        return sorted({*self._connections, *self.per_user.configs})
 
     def validate(self, entries: Collection[str]) -> list[ToolEntry]:
         """An agent's entries; ``ValueError`` naming the bad one and what is available."""
         return validate_entries(entries, self.builtin_names(), self.server_names())
 
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
         """Definitions for an agent's entries; unknown, unreachable or quarantined ones are
-        left out."""
+        left out. An oauth server's tools are the calling user's own listing
+        (``scope.owner_id``); a tool named before that user connected stays visible, and
+        calling it says how to connect."""
         entries = self._known_entries(allowed)
         listings = await self._listings({e.server for e in entries if e.server is not None})
+        owner = scope.owner_id if scope is not None else None
+        for server in {e.server for e in entries if e.server in self.per_user.configs}:
+            own = await self.per_user.tools(server, owner)  # oauth servers are not pinned
+            tools = own if own is not None else _unconnected(server, entries)
+            listings[server] = Listing(tools, {})
         found: dict[str, ToolDefinition] = {}
         for entry in entries:
             if entry.server is None:
@@ -116,6 +129,9 @@ class ToolBox:
             with anyio.move_on_after(self._settings.timeout_s):
                 return await self.registry.call(name, arguments, scope)
             return failure(f"{name}: no answer within {self._settings.timeout_s:g}s", limit)
+        server = self.per_user.server_of(name)
+        if server is not None:
+            return await self.per_user.call(server, name, arguments, scope.owner_id)
         route = await self._route(name)
         if isinstance(route, str):
             return failure(route, limit)
@@ -151,7 +167,10 @@ class ToolBox:
             for spec in self.registry.specs()
         ]
         listings = await self._listings(set(self._connections))
-        for server in self.server_names():
+        for server in sorted(self.per_user.configs):
+            description = f"MCP server {server}: each user connects their own account"
+            items.append(ToolInfo(f"{server}.*", description, {}, f"mcp:{server}", True))
+        for server in sorted(self._connections):
             connection = self._connections[server]
             listing = listings.get(server)
             tools = listing.tools if listing else connection.known_tools
@@ -178,6 +197,10 @@ class ToolBox:
 
     def _grants(self, entry: ToolEntry, name: str) -> bool:
         assert entry.server is not None
+        if entry.server in self.per_user.configs:
+            prefix = mcp_model_name(entry.server, "")
+            whole = mcp_model_name(entry.server, entry.tool)
+            return name.startswith(prefix) if entry.everything else name == whole
         connection = self._connections.get(entry.server)
         if connection is None:
             return False
@@ -249,6 +272,21 @@ def _refusal(server: str, tool: McpTool, held: Quarantine) -> str:
     )
 
 
+def _unconnected(server: str, entries: Sequence[ToolEntry]) -> list[McpTool]:
+    """The tools an agent names on an oauth server the user has not connected: callable, so
+    the call can say how to connect (``server.*`` names none)."""
+    named = {e.tool for e in entries if e.server == server and not e.everything}
+    open_schema: dict[str, Any] = {"type": "object", "properties": {}}
+    return [
+        McpTool(server, tool, mcp_model_name(server, tool), not_connected(server), open_schema)
+        for tool in sorted(named)
+    ]
+
+
+def _no_spawn(supervisor: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    raise RuntimeError("no oauth servers are configured")
+
+
 def _info(server: str, tool: McpTool, reachable: bool, held: bool) -> ToolInfo:
     name, source = f"{server}.{tool.name}", f"mcp:{server}"
     available = reachable and not held
@@ -274,11 +312,14 @@ async def open_toolbox(
     def spawn(supervisor: Callable[[], Coroutine[Any, Any, None]]) -> None:
         supervisors.add(asyncio.get_running_loop().create_task(supervisor()))
 
-    connections = {c.name: McpConnection(c, settings.tools, spawn) for c in configs}
+    static = [c for c in configs if c.oauth is None]
+    connections = {c.name: McpConnection(c, settings.tools, spawn) for c in static}
+    per_user = UserConnections({c.name: c for c in configs}, settings.tools, spawn)
     try:
         pins = PinStore(db) if db is not None else None
-        yield ToolBox(registry, connections, settings.tools, pins)
+        yield ToolBox(registry, connections, settings.tools, pins, per_user)
     finally:
+        per_user.close()
         for connection in connections.values():
             connection.close()
         await _stop(supervisors)

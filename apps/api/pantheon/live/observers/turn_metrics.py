@@ -57,8 +57,10 @@ class OfferedTools:
         self._runner = runner
         self.names: set[str] = set()
 
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
-        found = await self._runner.definitions(allowed)
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
+        found = await self._runner.definitions(allowed, scope)
         self.names.update(definition.name for definition in found)
         return found
 

@@ -3,8 +3,11 @@
 Streamable HTTP: ``url``, ``headers``; stdio: ``command`` (a list: program and arguments),
 ``env``, ``cwd``. Both take ``timeout_s`` (one call) and ``connect_timeout_s``; their
 defaults are ``settings.tools.timeout_s`` and ``settings.tools.mcp_connect_timeout_s``.
-``${VAR}`` in a header or env value is replaced from the process environment; a variable
-that is not set is a startup error. Every error names the file and the server.
+``auth = "oauth"`` (HTTP only): each user connects their own account (docs/adr/0046);
+``scopes``, and ``client_id`` with ``client_secret_env`` for a pre-registered client
+(else dynamic client registration). ``${VAR}`` in a header or env value is replaced from
+the process environment; a variable that is not set is a startup error. Every error names
+the file and the server.
 Commands come only from this file, which only the operator writes: never from the API.
 """
 
@@ -27,6 +30,15 @@ _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 @dataclass(frozen=True, slots=True)
+class OAuthClientConfig:
+    """``auth = "oauth"``: scopes to ask for, and a pre-registered client if any."""
+
+    scopes: tuple[str, ...] = ()
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
 class McpServerConfig:
     """One server, with variables expanded and defaults applied."""
 
@@ -38,6 +50,7 @@ class McpServerConfig:
     command: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     cwd: str | None = None
+    oauth: OAuthClientConfig | None = None
 
     @property
     def transport(self) -> Literal["http", "stdio"]:
@@ -54,6 +67,10 @@ class _ServerTable(BaseModel):
     cwd: str | None = None
     timeout_s: float | None = Field(default=None, gt=0, le=3600)
     connect_timeout_s: float | None = Field(default=None, gt=0, le=600)
+    auth: Literal["headers", "oauth"] = "headers"
+    scopes: list[str] = Field(default_factory=list)
+    client_id: str | None = Field(default=None, min_length=1)
+    client_secret_env: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
 
     @model_validator(mode="after")
     def _one_transport(self) -> Self:
@@ -65,6 +82,12 @@ class _ServerTable(BaseModel):
             raise ValueError("headers apply to HTTP servers (url), not to command")
         if self.command is not None and not all(part.strip() for part in self.command):
             raise ValueError("command must not contain empty strings")
+        if self.auth != "oauth" and (self.scopes or self.client_id or self.client_secret_env):
+            raise ValueError('scopes, client_id and client_secret_env need auth = "oauth"')
+        if self.auth == "oauth" and self.url is None:
+            raise ValueError('auth = "oauth" applies to HTTP servers (url), not to command')
+        if self.client_secret_env and not self.client_id:
+            raise ValueError("client_secret_env needs client_id")
         return self
 
 
@@ -115,7 +138,19 @@ def _parse(
         command=tuple(parsed.command or ()),
         env={k: _expanded(f"env.{k}", v, environ) for k, v in parsed.env.items()},
         cwd=parsed.cwd,
+        oauth=_oauth(parsed, environ),
     )
+
+
+def _oauth(parsed: _ServerTable, environ: Mapping[str, str]) -> OAuthClientConfig | None:
+    if parsed.auth != "oauth":
+        return None
+    secret = None
+    if parsed.client_secret_env is not None:
+        if parsed.client_secret_env not in environ:
+            raise ValueError(f"client_secret_env: {parsed.client_secret_env} is not set")
+        secret = environ[parsed.client_secret_env]
+    return OAuthClientConfig(tuple(parsed.scopes), parsed.client_id, secret)
 
 
 def _expanded(where: str, value: str, environ: Mapping[str, str]) -> str:

@@ -40,8 +40,10 @@ class RecordedTools:
         self.served = 0
         self.ran = 0
 
-    async def definitions(self, allowed: Sequence[str]) -> list[ToolDefinition]:
-        return await self.real.definitions(allowed)
+    async def definitions(
+        self, allowed: Sequence[str], scope: ToolScope | None = None
+    ) -> list[ToolDefinition]:
+        return await self.real.definitions(allowed, scope)
 
     def needs_approval(self, allowed: Sequence[str], name: str) -> bool:
         return self.real.needs_approval(allowed, name)
