@@ -12,7 +12,8 @@ It streams as text chunks of ``chunk_words`` words, whitespace kept, so the chun
 to the text exactly, then each ``ToolCall``, then one ``Usage`` (estimated prompt tokens,
 one output token per chunk and per tool call). The last ``log_size`` calls are kept in
 ``requests`` (a bounded log, so a long-running server does not grow), including whether
-the caller stopped early (``cancelled``).
+the caller stopped early (``cancelled``). Fenced text (``llm/fence.py``) is logged as it
+was sent, but replies, rules and usage read it bare, as the engine asked.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pantheon.llm.errors import LLMError
+from pantheon.llm.fence import unfence_request
 from pantheon.llm.tokens import estimate_messages
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, ToolCall, Usage
 
@@ -174,7 +176,10 @@ class ScriptedProvider:
         self._log.append(record)
         cancelled = False
         try:
-            async for item in self._play(self._take_rule(alias, request), request):
+            # Replies and usage come from the request as the engine asked it; ``requests``
+            # keeps it as sent, fences included (llm/fence.py).
+            asked = unfence_request(request)
+            async for item in self._play(self._take_rule(alias, asked), asked):
                 yield item
         except (GeneratorExit, asyncio.CancelledError):
             cancelled = True
