@@ -38,7 +38,8 @@ async def test_a_tool_result_reaches_the_model_fenced_and_the_record_keeps_it_ba
         snapshot("roundtable", roster=[CALC_ALICE]), gateway, TestTools()
     )
     first, second = provider.requests
-    assert first.sent is not None and second.sent is not None
+    assert first.sent is not None
+    assert second.sent is not None
     assert first.sent.messages == first.request.messages  # nothing to fence yet
     tool = second.sent.messages[-1]
     match = FENCE.fullmatch(tool.content)

@@ -105,7 +105,8 @@ def test_spans_are_fenced_with_their_label_and_cannot_end_early() -> None:
     user = sent.messages[-1].content
     assert user.startswith(f"Outputs:\n<<<DATA {FENCING.token}>>> (output of Bob (@bob))\n")
     assert user.endswith(f"\n<<<END DATA {FENCING.token}>>>\nDecide.")
-    assert "\x02" not in user and "\x03" not in user
+    assert "\x02" not in user
+    assert "\x03" not in user
 
 
 def test_off_sends_the_bare_text_exactly_as_before() -> None:
