@@ -15,7 +15,9 @@ import json
 import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import httpx
@@ -26,6 +28,7 @@ from pantheon.llm.providers.scripted import ScriptedProvider, ScriptedReply, too
 from pantheon.llm.types import LLMRequest
 from pantheon.settings import Settings
 from pantheon_bench.injection.fixture_server import CANARY, INJECTIONS
+from pantheon_bench.injection.report import section, write
 from pantheon_bench.injection.run import Tally, run_trials
 
 
@@ -64,7 +67,7 @@ def _line(name: str, tally: Tally) -> str:
     )
 
 
-async def main_async(model: str, repeats: int, variants: list[int]) -> dict[str, object]:
+async def main_async(model: str, repeats: int, variants: list[int]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         alias = "scripted" if model == "scripted" else "local"
         async with _gateway(model, Path(tmp)) as gateway:
@@ -92,10 +95,17 @@ def main() -> int:
     parser.add_argument("--model", choices=("local", "scripted"), default="local")
     parser.add_argument("--repeats", type=int, default=3, help="turns per injection and setting")
     parser.add_argument("--quick", action="store_true", help="two injections, one repeat")
+    parser.add_argument("--write", type=Path, default=None, help="put I1's section in this page")
     args = parser.parse_args()
     variants = [0, 1] if args.quick else list(range(len(INJECTIONS)))
     repeats = 1 if args.quick else args.repeats
-    asyncio.run(main_async(args.model, repeats, variants))
+    result = asyncio.run(main_async(args.model, repeats, variants))
+    if args.write is not None:
+        flags = f"--model {args.model}" + (" --quick" if args.quick else f" --repeats {repeats}")
+        command = f"python -m pantheon_bench.injection {flags}"
+        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        write(args.write, section(result, command, when))
+        print(f"wrote {args.write}")
     return 0
 
 
