@@ -78,6 +78,9 @@ async def main_async(model: str, repeats: int, variants: list[int]) -> dict[str,
           f" x {repeats} repeats")  # fmt: skip
     print(_line("on", on))
     print(_line("off", off))
+    for name, tally in (("on", on), ("off", off)):
+        for answer in tally.answers[:3]:  # what the model wrote, to read the rates by
+            print(f"I1 answer (fence {name}): {' '.join(answer.split())[:160]}")
     result = {
         "bench": "I1", "model": model, "injections": len(variants), "repeats": repeats,
         "results": {
