@@ -108,3 +108,9 @@ bench: $(VENV)/.dev-installed
 
 bench-quick: $(VENV)/.dev-installed
 	$(BENCH) --quick
+
+# I1: prompt injection through a fixture MCP server, fencing on vs off, on the bundled
+# SmolLM2 (docs/benchmarks.md, "Prompt injection (I1)"). Slow on a shared CPU.
+.PHONY: bench-injection
+bench-injection: $(VENV)/.dev-installed $(VENV)/.local-installed
+	PYTHONPATH=apps/bench $(BIN)/python -m pantheon_bench.injection --model local

@@ -4,6 +4,7 @@ back as a ``function_call_output`` item and answer with it; the manager stays sc
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from tests.sse_client import stream_turn
 from tests.turns_api.apps import running_client
 
 KEYS = ("alpha", "beta")
+FENCED_391 = r"<<<DATA ([0-9A-F]{16})>>> \(tool result\)\n391\n<<<END DATA \1>>>"
 
 
 @pytest.fixture
@@ -73,7 +75,8 @@ async def test_a_responses_model_answers_with_its_tool_in_every_mode(
         e["text"] for e in events if e["type"] == "agent_completed" and e["agent_key"] != "manager"
     ]
     assert any("391" in text for text in answers)
-    # Every tool result went back upstream as its call's output, in the Responses shape.
+    # Every tool result went back upstream as its call's output, in the Responses shape,
+    # fenced as data (llm/fence.py).
     outputs: list[dict[str, Any]] = [
         item
         for body in responses_upstream.received
@@ -81,7 +84,7 @@ async def test_a_responses_model_answers_with_its_tool_in_every_mode(
         if item.get("type") == "function_call_output"
     ]
     assert outputs
-    assert all(o["output"] == "391" for o in outputs)
+    assert all(re.fullmatch(FENCED_391, o["output"]) for o in outputs), outputs
     calls = [c for c in turn["llm_calls"] if c["model"] == "resp"]
     assert calls
     assert all(c["input_tokens"] == 11 and c["output_tokens"] == 3 for c in calls)

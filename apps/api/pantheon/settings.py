@@ -89,6 +89,10 @@ class ToolSettings(BaseModel):
     max_parallel: int = Field(default=4, ge=1, le=32, description="Concurrent calls of one round")
     timeout_s: float = Field(default=30.0, gt=0, description="One tool call")
     max_result_chars: int = Field(default=4000, ge=100, description="Result text a model reads")
+    # Untrusted text (tool results, documents, other agents' outputs) reaches a model inside
+    # a per-turn fence it is told never to obey, spaces datamarked (docs/security.md).
+    fence: bool = Field(default=True, description="Fence untrusted text in prompts")
+    datamark: bool = Field(default=True, description="Datamark the spaces of fenced text")
     # MCP servers (docs/tools.md); a server's own connect_timeout_s overrides the default.
     mcp_connect_timeout_s: float = Field(default=10.0, gt=0, description="Start + handshake")
     mcp_list_timeout_s: float = Field(default=10.0, gt=0, description="One tools/list")

@@ -24,6 +24,7 @@ PACKAGES = ("fastapi", "starlette", "uvicorn", "uvloop", "httptools", "httpx", "
 INTRO = Path(__file__).with_name("intro.md")
 # Written by ``python -m pantheon_bench.knowledge --write``; kept on the regenerated page.
 KNOWLEDGE = Path(__file__).with_name("knowledge") / "results.md"
+INJECTION = Path(__file__).with_name("injection") / "results.md"
 
 
 def _verdict(met: bool | None) -> str:
@@ -104,6 +105,7 @@ def markdown(results: Sequence[BenchResult], command: str) -> str:
     parts += ["", "### JSON lines", "", "```"]
     parts += [json_line(r) for r in results]
     parts += ["```", ""]
-    if KNOWLEDGE.exists():
-        parts.append(KNOWLEDGE.read_text())
+    for section in (KNOWLEDGE, INJECTION):
+        if section.exists():
+            parts.append(section.read_text())
     return "\n".join(parts)

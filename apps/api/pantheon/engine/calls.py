@@ -7,7 +7,9 @@ sets ``outcome.status = "error"`` with the error's code; any other exception fro
 gateway is logged and becomes ``internal_error``. Tool calls the model asked for are
 collected in ``outcome.tool_calls``; the call's text streams as ``delta`` events. When the
 prompt quotes data between framing markers, markers the model copies into its answer are
-removed from the deltas and the text alike (``engine.framing``).
+removed from the deltas and the text alike (``engine.framing``). Fencing (``llm/fence.py``):
+every call carries the turn's ``fencing``; when the call fences something, the fence
+markers and datamarks (``MARK`` becomes a space) the model copies are removed the same way.
 
 Spend (``engine.spending``): before a call starts, the turn's guard must grant a hold of
 the call's maximum cost, or of what is left of the limits when that still covers the
@@ -47,8 +49,9 @@ from pantheon.engine.spending import (
 from pantheon.error_codes import ErrorCode
 from pantheon.llm.digest import request_digest
 from pantheon.llm.errors import LLMError, UnknownModel
+from pantheon.llm.fence import fences, unmark
 from pantheon.llm.gateway import LLMGateway, closing_stream
-from pantheon.llm.types import LLMRequest, ModelAlias, Retrying, TextDelta, ToolCall, Usage
+from pantheon.llm.types import Fencing, LLMRequest, ModelAlias, Retrying, TextDelta, ToolCall, Usage
 
 logger = logging.getLogger(__name__)
 _SETTLING: set[asyncio.Future[None]] = set()
@@ -63,8 +66,10 @@ class CallRunner:
         gateway: LLMGateway,
         record: TurnRecord,
         spend: SpendGuard | None = None,
+        fencing: Fencing | None = None,
     ) -> None:
         self.turn_id = turn_id
+        self.fencing = fencing  # the turn's fence for untrusted text (llm/fence.py)
         self.gateway = gateway
         self.record = record
         self.spend: SpendGuard = spend or NoSpendLimit()
@@ -95,6 +100,8 @@ class CallRunner:
     ) -> AsyncIterator[DeltaEvent | RetryingEvent]:
         """The call's deltas (and a notice before each retry's wait); ``outcome`` holds its
         text, tool calls, usage and status."""
+        if self.fencing is not None and request.fencing is None:
+            request = replace(request, fencing=self.fencing)
         replayed = self.gateway.replays(request)
         hold = FreeHold(float("inf")) if replayed else await self._reserve(request, outcome)
         if hold is None:
@@ -109,7 +116,9 @@ class CallRunner:
         first: float | None = None
         key = request.agent_key or MANAGER_KEY
         retries = 0
-        framing = FramingFilter() if frames_data(request.messages) else None
+        fenced = fences(request)
+        framing = FramingFilter() if fenced or frames_data(request.messages) else None
+        unmarks = fenced and request.fencing is not None and request.fencing.datamark
         try:
             async with closing_stream(self.gateway.stream(request)) as items:
                 async for item in items:
@@ -119,7 +128,8 @@ class CallRunner:
                         outcome.tool_calls.append(item)
                     elif isinstance(item, TextDelta):
                         first = time.perf_counter() if first is None else first
-                        text = item.text if framing is None else framing.feed(item.text)
+                        text = unmark(item.text) if unmarks else item.text
+                        text = text if framing is None else framing.feed(text)
                         if text:
                             outcome.parts.append(text)
                             yield DeltaEvent(

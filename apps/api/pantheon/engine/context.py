@@ -32,6 +32,7 @@ from pantheon.engine.speakers import MANAGER_KEY, MANAGER_NAME, CallOutcome, Spe
 from pantheon.engine.spending import SpendGuard
 from pantheon.engine.tooling import ToolRunner
 from pantheon.engine.window import Window
+from pantheon.llm.fence import new_fencing
 from pantheon.llm.gateway import LLMGateway
 from pantheon.llm.tokenizers import ESTIMATE, ESTIMATOR, TokenCounter, counter_for
 from pantheon.llm.types import ChatMessage, LLMRequest, ModelAlias, Purpose, ResponseFormat
@@ -52,7 +53,9 @@ class TurnContext:
     ) -> None:
         self.snapshot = snapshot
         self.record = record
-        self._calls = CallRunner(snapshot.turn_id, gateway, record, spend)
+        limits = snapshot.tool_limits
+        fencing = new_fencing(datamark=limits.datamark) if limits.fence else None
+        self._calls = CallRunner(snapshot.turn_id, gateway, record, spend, fencing)
         self._loop = AgentLoop(snapshot, self._calls, tools)
         self._counters: dict[str, TokenCounter] = {}
         # A replay: the recorded order of speakers, advanced by ``run_turn`` per event.

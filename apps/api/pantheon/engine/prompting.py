@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pantheon.engine.history_prompt import history_messages
 from pantheon.engine.snapshot import AgentSnapshot, HistoryEntry
 from pantheon.engine.window import Window
+from pantheon.llm.fence import data_span
 from pantheon.llm.tokenizers import ESTIMATOR, TokenCounter
 from pantheon.llm.types import ChatMessage
 
@@ -102,7 +103,8 @@ def quote_outputs(contributions: Sequence[Contribution], max_tokens: int | None 
         if limit is not None and len(text) > limit:
             text = text[: limit - len(_TRUNCATED)] + _TRUNCATED
         where = f", round {c.round}" if c.round is not None else ""
-        entries.append(f"--- {c.agent_name} (@{c.agent_key}{where}) ---\n{text}")
+        label = f"{c.agent_name} (@{c.agent_key}{where})"
+        entries.append(f"--- {label} ---\n{data_span(text, f'output of {label}')}")
     return "\n".join([DATA_NOTE, BEGIN_DATA, *entries, END_DATA])
 
 

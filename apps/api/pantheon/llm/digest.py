@@ -2,7 +2,9 @@
 
 Two requests with the same digest would be sent upstream identically (alias, messages,
 tools, parameters); ``agent_key`` and ``purpose`` are part of it too, because they pick
-the scripted provider's reply and say whose call it is.
+the scripted provider's reply and say whose call it is. Fencing is how a request is
+sent, not what it asks (``llm/fence.py``): the digest reads spans as their bare text and
+never sees the turn's boundary token, so a replay matches whatever token it draws.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import hashlib
 import json
 from typing import Any
 
+from pantheon.llm.fence import plain
 from pantheon.llm.types import LLMRequest
 
 
@@ -23,7 +26,12 @@ def _request_data(request: LLMRequest) -> dict[str, Any]:
         "max_tokens": request.max_tokens,
         "temperature": request.temperature,
         "messages": [
-            [m.role, m.content, [[c.id, c.name, c.arguments] for c in m.tool_calls], m.tool_call_id]
+            [
+                m.role,
+                plain(m.content),
+                [[c.id, c.name, c.arguments] for c in m.tool_calls],
+                m.tool_call_id,
+            ]
             for m in request.messages
         ],
         "tools": [[t.name, t.description, dict(t.parameters)] for t in request.tools],

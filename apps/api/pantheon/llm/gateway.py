@@ -39,6 +39,7 @@ from typing import TypeVar
 
 from pantheon.llm.deadline import current_deadline
 from pantheon.llm.errors import BadRequest, CallTimedOut, DeadlineExceeded, LLMError, Timeout
+from pantheon.llm.fence import present
 from pantheon.llm.pacing import Expired, StallWatch
 from pantheon.llm.providers.base import Provider, answer_streams
 from pantheon.llm.registry import ModelRegistry
@@ -114,6 +115,7 @@ class LLMGateway:
         """Text deltas, tool calls and retry notices, then exactly one ``Usage``; see the
         module docstring."""
         alias, provider = self.resolve(request.model)
+        sent = present(request)  # fenced untrusted text (llm/fence.py): only what is sent
         deadline = self._call_deadline()
         streamed = answer_streams(provider, alias, request)
         stall_s = self.settings.stall_timeout_s if streamed else math.inf
@@ -124,7 +126,7 @@ class LLMGateway:
         while True:
             try:
                 # If our caller stops early, close the provider stream (and upstream) now.
-                async with closing_stream(provider.stream(alias, request)) as items:
+                async with closing_stream(provider.stream(alias, sent)) as items:
                     async for item in self._paced(items, deadline, stall_s):
                         if isinstance(item, Usage):
                             usage = item

@@ -67,6 +67,15 @@ class ResponseFormat:
 
 
 @dataclass(frozen=True, slots=True)
+class Fencing:
+    """How a turn's untrusted text is fenced (``llm/fence.py``): its boundary token and
+    whether spaces inside the fence are datamarked."""
+
+    token: str
+    datamark: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class LLMRequest:
     """One call. ``model`` is an alias; ``agent_key`` and ``purpose`` are metadata for logs
     and for the scripted provider, never sent upstream."""
@@ -79,6 +88,8 @@ class LLMRequest:
     temperature: float | None = None
     tools: tuple[ToolDefinition, ...] = ()
     response_format: ResponseFormat | None = None
+    # Presentation only (``llm/fence.py``): not part of the digest, never in the record.
+    fencing: Fencing | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ It streams as text chunks of ``chunk_words`` words, whitespace kept, so the chun
 to the text exactly, then each ``ToolCall``, then one ``Usage`` (estimated prompt tokens,
 one output token per chunk and per tool call). The last ``log_size`` calls are kept in
 ``requests`` (a bounded log, so a long-running server does not grow), including whether
-the caller stopped early (``cancelled``).
+the caller stopped early (``cancelled``). Fenced text (``llm/fence.py``): replies, rules,
+usage and ``RecordedRequest.request`` read it bare, as the engine asked; ``sent`` keeps it
+as it was sent.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pantheon.llm.errors import LLMError
+from pantheon.llm.fence import unfence_request
 from pantheon.llm.tokens import estimate_messages
 from pantheon.llm.types import LLMRequest, ModelAlias, StreamItem, TextDelta, ToolCall, Usage
 
@@ -60,11 +63,13 @@ _WORD = re.compile(r"\S+\s*")
 @dataclass(slots=True)
 class RecordedRequest:
     """One call as the provider saw it; ``finished_at`` and ``cancelled`` are set when it
-    ends."""
+    ends. ``request`` is the call as the engine asked it (fences shown bare), ``sent``
+    exactly as it reached the provider (``llm/fence.py``)."""
 
     request: LLMRequest
     alias: str
     started_at: float
+    sent: LLMRequest | None = None
     finished_at: float | None = None
     cancelled: bool = False
 
@@ -170,11 +175,12 @@ class ScriptedProvider:
     async def stream(
         self, alias: ModelAlias, request: LLMRequest
     ) -> AsyncGenerator[StreamItem, None]:
-        record = RecordedRequest(request=request, alias=alias.name, started_at=time.monotonic())
+        asked = unfence_request(request)  # replies and usage read the text bare
+        record = RecordedRequest(asked, alias.name, time.monotonic(), sent=request)
         self._log.append(record)
         cancelled = False
         try:
-            async for item in self._play(self._take_rule(alias, request), request):
+            async for item in self._play(self._take_rule(alias, asked), asked):
                 yield item
         except (GeneratorExit, asyncio.CancelledError):
             cancelled = True
