@@ -25,7 +25,13 @@ It costs $5 and $10; `$x$` is code; $\frac{1}$ is broken; $\href{javascript:aler
 def test_math_renders_with_katex_and_the_rest_stays_text(page: Page, server: LiveServer) -> None:
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    # The page's own files (KaTeX's stylesheet and fonts) must all load. The turn's stream is
+    # judged by the turn completing: Chromium reports a finished SSE fetch as ERR_ABORTED
+    # now and then (1 in 4 here, before and after this file's last change).
+    page.on(
+        "requestfailed",
+        lambda r: None if "/v1/" in r.url else problems.append(f"failed: {r.url}"),
+    )
     agent = server.agent("mathematician")
     server.scripted.script(MATH, agent="mathematician")
     page.goto(f"/#/agents/{agent['id']}/new")
