@@ -10,10 +10,11 @@ from sqlalchemy import select
 
 from pantheon.db.models import ApiKey
 from pantheon.db.uow import unit_of_work
+from pantheon.secret_tokens import token_digest
 from pantheon.server.cli import main, refuse_unsafe_bind
 from pantheon.settings import Settings
 from pantheon.users.auth import is_loopback_host
-from pantheon.users.keys import hash_key, prefix_of
+from pantheon.users.keys import prefix_of
 from tests.auth.conftest import Clients, client_for
 
 
@@ -79,7 +80,7 @@ async def test_keys_are_stored_hashed_with_a_visible_prefix(users: Clients) -> N
     async with unit_of_work(users.app.state.services.db, write=False) as session:
         row = await session.scalar(select(ApiKey).where(ApiKey.prefix == prefix))
     assert row is not None
-    assert row.key_hash == hash_key(key) != key
+    assert row.key_hash == token_digest(key) != key
     assert key not in (row.key_hash, row.prefix)
 
 

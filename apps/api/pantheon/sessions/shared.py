@@ -29,9 +29,9 @@ from pantheon.db.share_models import SessionShare
 from pantheon.engine.values import MessageStatus, SpeakerRole
 from pantheon.errors import NotFound
 from pantheon.schemas import PageParams
+from pantheon.secret_tokens import token_digest
 from pantheon.sessions.lineage import Lineage
 from pantheon.sessions.repository import SessionRepository
-from pantheon.sessions.shares import hash_token
 
 SPEAKER_ROLES: tuple[SpeakerRole, ...] = get_args(SpeakerRole)
 # A continuation's message (engine/approvals.py decisions_note): "Approved tool (call_id)".
@@ -86,7 +86,7 @@ async def shared_session(db: AsyncSession, token: str, page: PageParams) -> Shar
 async def live_share(db: AsyncSession, token: str) -> tuple[SessionShare, ChatSession]:
     """The link behind ``token`` and its session, while the link, the session (and its
     room or agent) and its owner's account are live; else 404."""
-    share = await db.get(SessionShare, hash_token(token))
+    share = await db.get(SessionShare, token_digest(token))
     if share is None:
         raise LinkNotFound
     status = await db.scalar(select(User.status).where(User.id == share.owner_id))

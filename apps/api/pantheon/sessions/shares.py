@@ -10,8 +10,6 @@ not part of the snapshot, nor is anything said after the link was made.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import uuid
 from datetime import datetime
 
@@ -23,12 +21,12 @@ from pantheon.db.base import utcnow
 from pantheon.db.models import ChatSession, Turn
 from pantheon.db.share_models import SessionShare
 from pantheon.errors import NotFound
+from pantheon.secret_tokens import new_token, token_digest
 from pantheon.sessions.lineage import Lineage
 from pantheon.sessions.repository import SessionRepository
 from pantheon.sessions.schemas import auto_title
 from pantheon.sessions.service import SessionService
 
-TOKEN_BYTES = 32  # 256 bits: guessing a live link is infeasible (docs/security.md)
 SHARE_PATH = "/share/"
 
 
@@ -38,11 +36,6 @@ class ShareLinkRead(BaseModel):
         "the token's hash is stored, so it cannot be shown again); null when read back"
     )
     created_at: datetime = Field(description="When the link was made: its snapshot's moment")
-
-
-def hash_token(token: str) -> str:
-    """The stored form of a link's token (256 random bits: a fast hash is enough)."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class ShareLinks:
@@ -63,9 +56,9 @@ class ShareLinks:
         )
         await self.db.execute(delete(SessionShare).where(SessionShare.session_id == chat.id))
         newest = await self._newest_turn(chat)
-        token = secrets.token_urlsafe(TOKEN_BYTES)
+        token = new_token()
         row = SessionShare(
-            token_hash=hash_token(token),
+            token_hash=token_digest(token),
             session_id=chat.id,
             owner_id=owner_id,
             title=await self._title(chat),

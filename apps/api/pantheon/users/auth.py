@@ -26,7 +26,8 @@ from pantheon.db.engine import Database
 from pantheon.db.models import ApiKey, User
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import Forbidden, Unauthorized
-from pantheon.users.keys import hash_key, matches, prefix_of
+from pantheon.secret_tokens import token_digest
+from pantheon.users.keys import matches, prefix_of
 from pantheon.users.login_sessions import (
     CSRF_COOKIE,
     CSRF_HEADER,
@@ -41,7 +42,7 @@ CHALLENGE = {"WWW-Authenticate": 'Bearer realm="pantheon"'}
 # Declares the scheme in OpenAPI (the "Authorize" button in /docs); errors are ours.
 bearer_scheme = HTTPBearer(auto_error=False, description="An API key: pk_xxxxxxxx_...")
 # Compared against when the prefix is unknown, so both paths hash and compare once.
-_DUMMY_HASH = hash_key("pk_00000000_unknown")
+_DUMMY_HASH = token_digest("pk_00000000_unknown")
 _keys, _users = ApiKey.__table__.c, User.__table__.c
 # Every request in keys mode: the key and its owner in one read, built once.
 _KEY_OWNER = (

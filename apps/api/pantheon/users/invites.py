@@ -11,8 +11,6 @@ active, all get the same 400: nobody learns which it was.
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 import uuid
 from datetime import timedelta
 from typing import Annotated
@@ -28,6 +26,7 @@ from pantheon.db.models import User
 from pantheon.deps import ServicesDep, UoWDep
 from pantheon.errors import AppError, NotFound
 from pantheon.schemas import RequestBody
+from pantheon.secret_tokens import new_token, token_digest
 from pantheon.users.login_sessions import end_other_sessions, open_session
 from pantheon.users.passwords import MAX_LENGTH, MIN_LENGTH, hash_password
 from pantheon.users.signin import MeRead, read_me, set_session_cookies
@@ -52,11 +51,6 @@ class InviteAccept(RequestBody):
     password: Annotated[str, Field(min_length=MIN_LENGTH, max_length=MAX_LENGTH)]
 
 
-def hash_token(token: str) -> str:
-    """The stored form of an invitation token (256 random bits: a fast hash is enough)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 async def open_invite(
     session: AsyncSession, user_id: uuid.UUID, invited_by: uuid.UUID | None, ttl_s: int
 ) -> str:
@@ -66,10 +60,10 @@ async def open_invite(
     await session.execute(
         delete(Invite).where(or_(Invite.user_id == user_id, Invite.expires_at <= now))
     )
-    token = secrets.token_urlsafe(32)
+    token = new_token()
     session.add(
         Invite(
-            token_hash=hash_token(token),
+            token_hash=token_digest(token),
             user_id=user_id,
             invited_by=invited_by,
             created_at=now,
@@ -87,7 +81,7 @@ async def end_invites(session: AsyncSession, user_id: uuid.UUID) -> None:
 
 async def accept_invite(session: AsyncSession, token: str, password: str) -> User:
     """Set the invited user's password and spend the invitation; ``InvalidInvite`` else."""
-    token_hash = hash_token(token)
+    token_hash = token_digest(token)
     invite = await session.scalar(select(Invite).where(Invite.token_hash == token_hash))
     user = None if invite is None else await session.get(User, invite.user_id)
     if invite is None or invite.expires_at <= utcnow() or user is None or user.status != "active":

@@ -4,15 +4,16 @@ A key looks like ``pk_1a2b3c4d_<43 url-safe characters>``. The first 11 characte
 (``pk_1a2b3c4d``) are the *prefix*: stored in clear, unique, shown in listings and used to
 find the row. The whole key is stored only as its SHA-256 digest. A slow password hash
 (bcrypt, argon2) is unnecessary here: the secret part carries 256 bits from
-``secrets.token_urlsafe(32)``, so a leaked digest cannot be brute-forced, and a fast hash
+``secret_tokens.new_token``, so a leaked digest cannot be brute-forced, and a fast hash
 keeps authentication cheap on every request.
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
+
+from pantheon.secret_tokens import new_token, token_digest
 
 KEY_MARKER = "pk_"
 PREFIX_LENGTH = len(KEY_MARKER) + 8
@@ -21,12 +22,7 @@ PREFIX_LENGTH = len(KEY_MARKER) + 8
 def generate_key() -> tuple[str, str]:
     """A new ``(key, prefix)``; the key is shown to its owner once and never stored."""
     prefix = f"{KEY_MARKER}{secrets.token_hex(4)}"
-    return f"{prefix}_{secrets.token_urlsafe(32)}", prefix
-
-
-def hash_key(key: str) -> str:
-    """The stored form of a key."""
-    return hashlib.sha256(key.encode()).hexdigest()
+    return f"{prefix}_{new_token()}", prefix
 
 
 def prefix_of(key: str) -> str | None:
@@ -40,4 +36,4 @@ def prefix_of(key: str) -> str | None:
 
 def matches(key: str, stored_hash: str) -> bool:
     """Constant-time comparison of a presented key with a stored digest."""
-    return hmac.compare_digest(hash_key(key), stored_hash)
+    return hmac.compare_digest(token_digest(key), stored_hash)

@@ -8,9 +8,7 @@ random value in a cookie the page can read (double submit, ``check_csrf``).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 import uuid
 from datetime import datetime, timedelta
 
@@ -21,6 +19,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.models import LoginSession, User
 from pantheon.db.uow import unit_of_work
+from pantheon.secret_tokens import new_token, token_digest
 
 SESSION_COOKIE = "pantheon_session"
 CSRF_COOKIE = "pantheon_csrf"
@@ -36,18 +35,13 @@ _SESSION_OWNER = (
 )
 
 
-def hash_session_id(raw: str) -> str:
-    """The stored form of a session id (256 random bits: a fast hash is enough)."""
-    return hashlib.sha256(raw.encode()).hexdigest()
-
-
 async def open_session(session: AsyncSession, user_id: uuid.UUID, ttl_s: int) -> str:
     """A new session for the user; returns its id (shown to the browser only)."""
-    raw = secrets.token_urlsafe(32)
+    raw = new_token()
     now = utcnow()
     session.add(
         LoginSession(
-            id_hash=hash_session_id(raw),
+            id_hash=token_digest(raw),
             user_id=user_id,
             created_at=now,
             last_seen_at=now,
@@ -73,7 +67,7 @@ async def end_other_sessions(session: AsyncSession, user_id: uuid.UUID, keep: st
 
 async def session_owner(db: Database, raw: str) -> tuple[str, uuid.UUID, str] | None:
     """``(id hash, user id, role)`` of a live session of an active user, else ``None``."""
-    id_hash = hash_session_id(raw)
+    id_hash = token_digest(raw)
     async with unit_of_work(db, write=False) as session:
         row = (await session.execute(_SESSION_OWNER, {"id_hash": id_hash})).first()
     now = utcnow()
@@ -93,7 +87,7 @@ async def _seen(db: Database, id_hash: str, now: datetime) -> None:
 
 def csrf_token() -> str:
     """A new double-submit token, set beside the session cookie at sign-in."""
-    return secrets.token_urlsafe(32)
+    return new_token()
 
 
 def csrf_matches(cookie: str | None, header: str | None) -> bool:

@@ -9,9 +9,7 @@ deletes the row: a state is used once, and expires after ``LOGIN_TTL``.
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -20,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from pantheon.db.base import utcnow
 from pantheon.db.oidc_models import OidcLogin
+from pantheon.secret_tokens import new_token, token_digest
 
 STATE_COOKIE = "pantheon_oidc_state"
 LOGIN_TTL = timedelta(minutes=10)
@@ -32,15 +31,9 @@ class PendingLogin:
     code_verifier: str  # RFC 7636: 43 to 128 characters
 
 
-def _hash(state: str) -> str:
-    return hashlib.sha256(state.encode()).hexdigest()
-
-
 def new_login() -> PendingLogin:
     """Fresh random values for one sign-in."""
-    return PendingLogin(
-        secrets.token_urlsafe(32), secrets.token_urlsafe(32), secrets.token_urlsafe(48)
-    )
+    return PendingLogin(new_token(), new_token(), new_token(48))
 
 
 async def store_login(session: AsyncSession, provider: str, pending: PendingLogin) -> None:
@@ -49,7 +42,7 @@ async def store_login(session: AsyncSession, provider: str, pending: PendingLogi
     await session.execute(delete(OidcLogin).where(OidcLogin.expires_at <= now))
     session.add(
         OidcLogin(
-            state_hash=_hash(pending.state),
+            state_hash=token_digest(pending.state),
             provider=provider,
             nonce=pending.nonce,
             code_verifier=pending.code_verifier,
@@ -67,7 +60,7 @@ async def take_login(
     another provider's."""
     if not state or not cookie or not hmac.compare_digest(state.encode(), cookie.encode()):
         return None
-    state_hash = _hash(state)
+    state_hash = token_digest(state)
     row = await session.scalar(select(OidcLogin).where(OidcLogin.state_hash == state_hash))
     if row is None:
         return None

@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pantheon.db.base import utcnow
 from pantheon.db.models import ApiKey, User
 from pantheon.errors import Conflict, NotFound, not_found
-from pantheon.users.keys import generate_key, hash_key
+from pantheon.secret_tokens import token_digest
+from pantheon.users.keys import generate_key
 from pantheon.users.passwords import check_password_length, hash_password
 from pantheon.users.repository import UserRepository
 from pantheon.users.schemas import (
@@ -76,7 +77,9 @@ class UserService:
         """A new key for the user: ``(key, row)``. The key is not recoverable afterwards."""
         user = await self.by_name(user_name)
         key, prefix = generate_key()
-        row = ApiKey(user_id=user.id, prefix=prefix, key_hash=hash_key(key), created_at=utcnow())
+        row = ApiKey(
+            user_id=user.id, prefix=prefix, key_hash=token_digest(key), created_at=utcnow()
+        )
         self.repo.add(row)
         await self.repo.session.flush()
         return key, row

@@ -5,7 +5,6 @@ the authorization server run outside any database transaction, each under
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import uuid
 from collections.abc import Mapping
@@ -23,6 +22,7 @@ from pantheon.db.base import utcnow
 from pantheon.db.engine import Database
 from pantheon.db.mcp_connection_models import McpOAuthConnect, McpOAuthConnection
 from pantheon.db.uow import unit_of_work
+from pantheon.secret_tokens import token_digest
 from pantheon.tools.mcp.config import McpServerConfig
 from pantheon.tools.mcp.oauth.flow import Flow, begin, finish, refresh
 from pantheon.tools.mcp.oauth.sealing import Sealer
@@ -52,10 +52,6 @@ class ConnectionStatus:
     connected: bool
     scopes: list[str]
     expires_at: datetime | None
-
-
-def _hash(state: str) -> str:
-    return hashlib.sha256(state.encode()).hexdigest()
 
 
 class OAuthConnections:
@@ -112,7 +108,7 @@ class OAuthConnections:
             await session.execute(delete(McpOAuthConnect).where(McpOAuthConnect.expires_at <= now))
             session.add(
                 McpOAuthConnect(
-                    state_hash=_hash(begun.state),
+                    state_hash=token_digest(begun.state),
                     user_id=user_id,
                     server=server,
                     sealed_flow=sealer.seal(begun.flow.model_dump_json()),
@@ -128,7 +124,7 @@ class OAuthConnections:
         sealer = self._seal()
         async with unit_of_work(self._db, write=True) as session:
             row = await session.scalar(
-                select(McpOAuthConnect).where(McpOAuthConnect.state_hash == _hash(state))
+                select(McpOAuthConnect).where(McpOAuthConnect.state_hash == token_digest(state))
             )
             if row is not None:
                 await session.delete(row)

@@ -6,7 +6,6 @@ half needs travels as a ``Flow`` the caller seals and stores by the state's hash
 from __future__ import annotations
 
 import base64
-import secrets
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -18,6 +17,7 @@ from mcp.client.auth.utils import handle_token_response_scopes
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from pydantic import BaseModel
 
+from pantheon.secret_tokens import new_token
 from pantheon.tools.mcp.config import McpServerConfig
 from pantheon.tools.mcp.oauth.discovery import client_for, discover
 
@@ -50,7 +50,7 @@ async def begin(http: httpx2.AsyncClient, config: McpServerConfig, redirect_uri:
     scope = " ".join(wanted) or None
     client = await client_for(http, config, found, redirect_uri, scope)
     pkce = PKCEParameters.generate()
-    state = secrets.token_urlsafe(32)
+    state = new_token()
     params = {
         "response_type": "code",
         "client_id": client.client_id,
