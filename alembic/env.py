@@ -7,23 +7,13 @@ import asyncio
 from alembic import context
 from sqlalchemy import Connection
 
-from pantheon.db import (  # noqa: F401
-    eval_models,
-    invite_models,
-    mcp_connection_models,
-    models,
-    oidc_models,
-    share_models,
-    sharing_models,
-    tool_pin_models,
-)
-from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
+from pantheon.db.tables import METADATA
 from pantheon.knowledge.keyword import include_name
 from pantheon.settings import Settings
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = METADATA
 
 
 def _url() -> str:

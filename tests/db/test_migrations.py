@@ -8,19 +8,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect
 
-from pantheon.db import (  # noqa: F401
-    eval_models,
-    invite_models,
-    mcp_connection_models,
-    models,
-    oidc_models,
-    share_models,
-    sharing_models,
-    tool_pin_models,
-)
-from pantheon.db.base import Base
 from pantheon.db.engine import create_engine
 from pantheon.db.migrations import downgrade, upgrade
+from pantheon.db.tables import METADATA
 from pantheon.knowledge.keyword import include_name
 
 TABLES = {
@@ -37,7 +27,7 @@ def _diff(connection: Connection) -> list[Any]:
     context = MigrationContext.configure(
         connection, opts={"compare_type": True, "include_name": include_name}
     )
-    return list(compare_metadata(context, Base.metadata))
+    return list(compare_metadata(context, METADATA))
 
 
 def _tables(connection: Connection) -> set[str]:
