@@ -12,8 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
+from pantheon.db.engine import Database
 from pantheon.db.models import LoginSession
 from pantheon.db.uow import unit_of_work
 from pantheon.errors import Conflict
@@ -221,11 +222,30 @@ async def test_the_last_admin_check_waits_for_a_concurrent_change(users: Clients
     async with unit_of_work(db, write=True) as first:
         await UserAdmin(UserRepository(first), 60).update(alice, UserUpdate(role="member"), as_root)
         second = asyncio.create_task(demote(root, as_alice))
-        await asyncio.sleep(0.3)
+        await _until_waiting(db)
         assert not second.done()  # held by the first change's locks
     with pytest.raises(Conflict, match="last active admin"):
         await second
     assert [u["login"] for u in await active_admins(users)] == ["root"]
+
+
+async def _until_waiting(db: Database) -> None:
+    """Return once a second writer waits: for SQLite's one writer (the app's write lock),
+    or for a PostgreSQL row lock; fail after a bounded number of looks."""
+    waiting = text(
+        "SELECT count(*) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    for _ in range(1000):
+        if db.write_lock is not None:
+            if db.write_lock._waiters:  # asyncio.Lock keeps no public count of its waiters
+                return
+        else:
+            async with db.engine.connect() as conn:
+                if await conn.scalar(waiting):
+                    return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the second change never waited for the first")
 
 
 async def active_admins(users: Clients) -> list[dict[str, Any]]:
